@@ -1,0 +1,147 @@
+"""Every environment variable and path the app reads, read once, here.
+
+Secrets (API keys) are read from the environment and from a local ``.env``
+file when one exists. They are kept in a :class:`Keys` mapping that never
+prints its values, is never logged and is never written to disk. Keys a user
+types into a page live only in that browser session's state and are merged
+over the server's keys for that session alone (:meth:`Keys.merged`).
+
+>>> Keys({"OPENAI_API_KEY": "sk-secret"})
+Keys(OPENAI_API_KEY=<set>)
+>>> Keys({}).get("OPENAI_API_KEY") is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+ASSETS_DIR = ROOT / "assets"
+SHARED_DATA_DIR = ROOT.parent / "shared" / "data"
+APP_VERSION = "0.1.0"
+
+#: Every environment variable that may hold a secret. Nothing else is a key.
+KEY_ENV_VARS: tuple[str, ...] = (
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "OPENAI_COMPATIBLE_API_KEY",
+)
+
+#: The reference study's therapist prompt (the default system prompt).
+DEFAULT_SYSTEM_PROMPT = (
+    "You are an empathetic therapist. Provide a single thoughtful and supportive "
+    "response to the patient. Do not include instructions, explanations, or "
+    "multiple responses. Only provide one response as the therapist."
+)
+DEFAULT_MAX_TOKENS = 640
+DEFAULT_TEMPERATURE = 0.7
+
+
+def _load_dotenv(path: Path) -> dict[str, str]:
+    """Read ``KEY=value`` lines from a ``.env`` file without touching os.environ."""
+    if not path.is_file():
+        return {}
+    from dotenv import dotenv_values
+
+    return {k: v for k, v in dotenv_values(path).items() if v is not None}
+
+
+class Keys(Mapping[str, str]):
+    """A read-only mapping of API keys whose repr never shows a value."""
+
+    def __init__(self, values: Mapping[str, str] | None = None) -> None:
+        self._values = {k: v.strip() for k, v in (values or {}).items() if v and v.strip()}
+
+    def __getitem__(self, name: str) -> str:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return "Keys(" + ", ".join(f"{k}=<set>" for k in sorted(self._values)) + ")"
+
+    __str__ = __repr__
+
+    def merged(self, overrides: Mapping[str, str] | None) -> Keys:
+        """Return these keys with a session's typed-in keys laid over them.
+
+        >>> Keys({"A": "1"}).merged({"A": "2"})["A"]
+        '2'
+        """
+        combined = dict(self._values)
+        for name, value in (overrides or {}).items():
+            if value and value.strip():
+                combined[name] = value.strip()
+        return Keys(combined)
+
+    def secrets(self) -> list[str]:
+        """Every key value, for scrubbing text that is about to be shown."""
+        return [v for v in self._values.values() if len(v) >= 4]
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    try:
+        return float(env.get(name, default))
+    except ValueError:
+        return default
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    try:
+        return int(env.get(name, default))
+    except ValueError:
+        return default
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Non-secret settings, with the environment's overrides applied."""
+
+    cache_dir: Path
+    flag_dir: Path
+    request_timeout_s: float
+    max_retries: int
+    max_message_chars: int
+    openai_base_url: str | None
+    anthropic_base_url: str | None
+    gemini_base_url: str | None
+    openai_compatible_base_url: str | None
+    openai_compatible_models: tuple[str, ...]
+    local_threads: int
+    local_context: int
+    keys: Keys = field(repr=True)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, dotenv: Path | None = None) -> Settings:
+        """Build settings from ``env`` (default: os.environ) and a ``.env`` file."""
+        merged: dict[str, str] = dict(_load_dotenv(dotenv or ROOT / ".env"))
+        merged.update(os.environ if env is None else env)
+        cache = Path(merged.get("EMPATHY_LAB_CACHE", Path.home() / ".cache" / "empathy-lab"))
+        compat_models = merged.get("OPENAI_COMPATIBLE_MODELS", "")
+        return cls(
+            cache_dir=cache.expanduser(),
+            flag_dir=Path(merged.get("EMPATHY_LAB_FLAG_DIR", ROOT / "flagged")).expanduser(),
+            request_timeout_s=_float(merged, "EMPATHY_LAB_TIMEOUT_S", 60.0),
+            max_retries=_int(merged, "EMPATHY_LAB_MAX_RETRIES", 2),
+            max_message_chars=_int(merged, "EMPATHY_LAB_MAX_MESSAGE_CHARS", 8000),
+            openai_base_url=merged.get("OPENAI_BASE_URL") or None,
+            anthropic_base_url=merged.get("ANTHROPIC_BASE_URL") or None,
+            gemini_base_url=merged.get("GEMINI_BASE_URL") or None,
+            openai_compatible_base_url=merged.get("OPENAI_COMPATIBLE_BASE_URL") or None,
+            openai_compatible_models=tuple(m.strip() for m in compat_models.split(",") if m.strip()),
+            local_threads=_int(merged, "EMPATHY_LAB_THREADS", max(1, os.cpu_count() or 1)),
+            local_context=_int(merged, "EMPATHY_LAB_CONTEXT", 4096),
+            keys=Keys({name: merged.get(name, "") for name in KEY_ENV_VARS}),
+        )
+
+
+SETTINGS = Settings.from_env()

