@@ -137,7 +137,9 @@ class Settings:
             anthropic_base_url=merged.get("ANTHROPIC_BASE_URL") or None,
             gemini_base_url=merged.get("GEMINI_BASE_URL") or None,
             openai_compatible_base_url=merged.get("OPENAI_COMPATIBLE_BASE_URL") or None,
-            openai_compatible_models=tuple(m.strip() for m in compat_models.split(",") if m.strip()),
+            openai_compatible_models=tuple(
+                m.strip() for m in compat_models.split(",") if m.strip()
+            ),
             local_threads=_int(merged, "EMPATHY_LAB_THREADS", max(1, os.cpu_count() or 1)),
             local_context=_int(merged, "EMPATHY_LAB_CONTEXT", 4096),
             keys=Keys({name: merged.get(name, "") for name in KEY_ENV_VARS}),

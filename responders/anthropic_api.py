@@ -17,7 +17,11 @@ from responders.sdk_errors import classify_sdk_error
 
 
 class AnthropicResponder(Responder):
-    """The Messages API, streamed; the system prompt goes in ``system``."""
+    """The Messages API, streamed; the system prompt goes in ``system``.
+
+    The current SDK no longer accepts a sampling temperature (recent Claude
+    models fix it server-side), so the temperature setting is not sent.
+    """
 
     provider: ClassVar[str] = "anthropic"
     default_model: ClassVar[str] = "claude-sonnet-4-6"
@@ -46,7 +50,6 @@ class AnthropicResponder(Responder):
             with client.messages.stream(
                 model=self.model,
                 max_tokens=settings.max_tokens,
-                temperature=min(settings.temperature, 1.0),
                 messages=[{"role": "user", "content": message}],
                 **extra,
             ) as stream:

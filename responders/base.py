@@ -248,4 +248,3 @@ class Responder(ABC):
         Raise :class:`TransientError` for failures worth retrying and
         :class:`ResponderError` for the rest, with short, key-free messages.
         """
-

@@ -15,14 +15,8 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from config import SETTINGS, Keys
-from responders.base import (
-    GenerationSettings,
-    Responder,
-    ResponderError,
-    TransientError,
-    Usage,
-)
-from responders.sdk_errors import classify_http_status
+from responders.base import GenerationSettings, Responder, ResponderError, Usage
+from responders.sdk_errors import classify_http_status, classify_other_error
 
 
 def _thinking_budget(model: str) -> int | None:
@@ -63,7 +57,9 @@ class GeminiResponder(Responder):
             system_instruction=settings.system or None,
             max_output_tokens=settings.max_tokens + (budget or 0),
             temperature=settings.temperature,
-            thinking_config=None if budget is None else types.ThinkingConfig(thinking_budget=budget),
+            thinking_config=None
+            if budget is None
+            else types.ThinkingConfig(thinking_budget=budget),
         )
         usage: Usage | None = None
         try:
@@ -81,12 +77,7 @@ class GeminiResponder(Responder):
         except ResponderError:
             raise
         except Exception as exc:  # transport failures arrive as httpx errors
-            name = type(exc).__name__
-            if "Timeout" in name:
-                raise TransientError(f"timed out after {self.timeout_s:g} s") from exc
-            if any(word in name for word in ("Connect", "Network", "Protocol", "Read")):
-                raise TransientError("could not reach the server") from exc
-            raise ResponderError("the server sent a malformed response") from exc
+            raise classify_other_error(exc, self.timeout_s) from exc
         finally:
             client.close()
         if usage is not None:

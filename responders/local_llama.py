@@ -97,3 +97,18 @@ class LocalLlamaResponder(Responder):
                 raise ResponderError(f"the local model refused the prompt: {exc}") from exc
             completion = len(llm.tokenize("".join(text).encode("utf-8"), add_bos=False))
             yield Usage(max(llm.n_tokens - completion, 0), completion)
+
+
+def warm_up(name: str = LocalLlamaResponder.default_model) -> str | None:
+    """Join, verify and load the local model ahead of the first request.
+
+    Returns None when the model is ready, else the reason it is not.
+    """
+    reason = LocalLlamaResponder(name).unavailable_reason()
+    if reason is not None:
+        return reason
+    try:
+        load_llama(name)
+    except Exception as exc:  # reported in the panel on first use as well
+        return str(exc)
+    return None

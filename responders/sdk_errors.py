@@ -49,6 +49,18 @@ def classify_sdk_error(exc: Exception, sdk: ModuleType, timeout_s: float) -> Res
         return classify_http_status(exc.status_code, _detail(exc.body) or exc.message)
     if isinstance(exc, (sdk.APIResponseValidationError, json.JSONDecodeError)):
         return ResponderError("the server sent a malformed response")
-    if isinstance(exc, (KeyError, TypeError, AttributeError, ValueError)):
-        return ResponderError("the server sent a malformed response")
-    return ResponderError(f"unexpected {type(exc).__name__}")
+    return classify_other_error(exc, timeout_s)
+
+
+def classify_other_error(exc: Exception, timeout_s: float) -> ResponderError:
+    """Transport failures (httpx timeouts, resets) by name; anything else is unreadable.
+
+    >>> str(classify_other_error(TimeoutError(), 3))
+    'timed out after 3 s'
+    """
+    name = type(exc).__name__
+    if "Timeout" in name:
+        return TransientError(f"timed out after {timeout_s:g} s")
+    if any(word in name for word in ("Connect", "Network", "Protocol", "Read")):
+        return TransientError("could not reach the server")
+    return ResponderError(f"the SDK could not read the server's response ({name})")

@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from config import ASSETS_DIR, SHARED_DATA_DIR  # noqa: E402
-from questions import QUESTIONS_FILE  # noqa: E402
+from config import ASSETS_DIR, SHARED_DATA_DIR
+from questions import QUESTIONS_FILE
 
 
 def _restore_spaces(text: str) -> str:
@@ -32,7 +32,9 @@ def _restore_spaces(text: str) -> str:
 def build(n: int, seed: int) -> list[dict[str, object]]:
     """Choose ``n`` questions with their best-voted answers."""
     df = pd.read_csv(SHARED_DATA_DIR / "counselchat" / "counsel_chat.csv")
-    df = df[df.questionText.str.len().between(80, 1500) & df.answerText.str.len().between(200, 2500)]
+    df = df[
+        df.questionText.str.len().between(80, 1500) & df.answerText.str.len().between(200, 2500)
+    ]
     best = df.sort_values(["upvotes", "views"], ascending=False).drop_duplicates("questionID")
     rng = random.Random(seed)
     by_topic: dict[str, list[dict]] = {}

@@ -1,0 +1,34 @@
+"""Empathy Lab: assembles the pages and launches the app.
+
+python app.py            # http://127.0.0.1:7860, local model, no keys needed
+"""
+
+from __future__ import annotations
+
+import threading
+
+import gradio as gr
+
+from pages import compare
+from responders.local_llama import warm_up
+
+
+def build_app() -> gr.Blocks:
+    """Every page as a tab of one app."""
+    with gr.Blocks(title="Empathy Lab") as app:
+        gr.Markdown(
+            "# Empathy Lab\nHow empathically do language models answer people in distress, "
+            "and how far can the tools that score empathy be trusted? "
+            "Replies here are for study, not care: if you are in crisis, contact local "
+            "emergency services or a crisis line."
+        )
+        with gr.Tab("Compare"):
+            compare.demo.render()
+    return app
+
+
+demo = build_app()
+
+if __name__ == "__main__":
+    threading.Thread(target=warm_up, daemon=True).start()
+    demo.queue(default_concurrency_limit=4).launch()

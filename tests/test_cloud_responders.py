@@ -1,0 +1,140 @@
+"""OpenAI, Anthropic and Gemini adapters against local fakes of their wire formats.
+
+The official SDKs run for real; only the server is fake (127.0.0.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from config import Keys
+from responders.anthropic_api import AnthropicResponder
+from responders.base import Responder, ResponderError
+from responders.gemini_api import GeminiResponder
+from responders.openai_api import OpenAIResponder
+from tests.fake_providers import FakeProvider, Malformed, Status, Stream
+
+KEYS = Keys(
+    {
+        "OPENAI_API_KEY": "sk-test-openai-0123456789",
+        "ANTHROPIC_API_KEY": "sk-ant-test-0123456789",
+        "GEMINI_API_KEY": "gm-test-0123456789",
+    }
+)
+
+MAKERS: dict[str, Callable[[str, float, int], Responder]] = {
+    "openai": lambda url, t, r: OpenAIResponder(
+        "gpt-4o", base_url=url + "/v1", timeout_s=t, max_retries=r
+    ),
+    "anthropic": lambda url, t, r: AnthropicResponder(base_url=url, timeout_s=t, max_retries=r),
+    "gemini": lambda url, t, r: GeminiResponder(base_url=url, timeout_s=t, max_retries=r),
+}
+# Where each SDK puts the key (anthropic 2.x sends a bearer token).
+KEY_HEADER = {
+    "openai": ("authorization", "Bearer sk-test-openai-0123456789"),
+    "anthropic": ("authorization", "Bearer sk-ant-test-0123456789"),
+    "gemini": ("x-goog-api-key", "gm-test-0123456789"),
+}
+# Gemini 2.5 Pro's thinking budget (128) is added to the visible limit.
+SENT_MAX_TOKENS = {"openai": 99, "anthropic": 99, "gemini": 99 + 128}
+
+
+@pytest.fixture(params=sorted(MAKERS))
+def provider(request: pytest.FixtureRequest) -> Iterator[tuple[str, FakeProvider]]:
+    with FakeProvider(request.param) as fake:
+        yield request.param, fake
+
+
+def make(name: str, fake: FakeProvider, timeout_s: float = 5.0, retries: int = 2) -> Responder:
+    responder = MAKERS[name](fake.url, timeout_s, retries)
+    responder.backoff_base_s = 0.01  # keep retries quick in tests
+    return responder
+
+
+def test_streams_chunks_in_order_with_usage_and_prompt(provider):
+    name, fake = provider
+    fake.script(Stream(["I'm so ", "sorry you're ", "going through this."], 21, 9))
+    gen = make(name, fake).generate(
+        "My dog died.", system="Be kind.", max_tokens=99, temperature=0.3, keys=KEYS
+    )
+    chunks = list(gen)
+    assert chunks == ["I'm so ", "sorry you're ", "going through this."]
+    reply = gen.reply
+    assert reply.ok and reply.text == "I'm so sorry you're going through this."
+    assert (reply.prompt_tokens, reply.completion_tokens) == (21, 9)
+    assert reply.attempts == 1 and reply.latency_s is not None and reply.first_token_s is not None
+    (request,) = fake.requests
+    header, value = KEY_HEADER[name]
+    assert request.headers[header] == value
+    body = str(request.body)
+    assert "My dog died." in body and "Be kind." in body
+    assert f": {SENT_MAX_TOKENS[name]}" in body
+
+
+def test_rate_limit_then_success_is_retried(provider):
+    name, fake = provider
+    fake.script(Status(429, "slow down"), Stream(["Here for you."]))
+    gen = make(name, fake).generate("hello", keys=KEYS)
+    assert "".join(gen) == "Here for you."
+    assert gen.reply.attempts == 2 and len(fake.requests) == 2
+
+
+def test_server_errors_give_up_with_a_short_message(provider):
+    name, fake = provider
+    fake.script(Status(500), Status(500), Status(500))
+    gen = make(name, fake, retries=2).generate("hello", keys=KEYS)
+    with pytest.raises(ResponderError) as err:
+        list(gen)
+    assert str(err.value) == "server error (HTTP 500) (gave up after 3 attempts)"
+    assert gen.reply.error == str(err.value) and len(fake.requests) == 3
+
+
+def test_timeout_is_retried_then_reported(provider):
+    name, fake = provider
+    fake.script(Stream(["late"], delay_s=1.5), Stream(["on time"]))
+    gen = make(name, fake, timeout_s=0.5, retries=1).generate("hello", keys=KEYS)
+    assert "".join(gen) == "on time" and gen.reply.attempts == 2
+
+    fake.script(Stream(["late"], delay_s=1.5))
+    gen = make(name, fake, timeout_s=0.5, retries=0).generate("hello", keys=KEYS)
+    with pytest.raises(ResponderError, match=r"timed out after 0.5 s"):
+        list(gen)
+
+
+def test_malformed_body_is_an_error_not_a_crash(provider):
+    name, fake = provider
+    fake.script(Malformed(), Malformed(), Malformed())
+    gen = make(name, fake).generate("hello", keys=KEYS)
+    with pytest.raises(ResponderError) as err:
+        list(gen)
+    assert "Traceback" not in str(err.value)
+    assert gen.reply.error
+
+
+def test_dropped_stream_keeps_partial_text_and_is_not_repeated(provider):
+    name, fake = provider
+    fake.script(Stream(["one ", "two ", "three"], drop_after=3), Stream(["never used"]))
+    gen = make(name, fake).generate("hello", keys=KEYS)
+    with pytest.raises(ResponderError, match="cut off"):
+        list(gen)
+    assert gen.reply.text and "never used" not in gen.reply.text
+    assert len(fake.requests) == 1
+
+
+def test_rejected_key_is_never_echoed(provider):
+    name, fake = provider
+    secret = KEY_HEADER[name][1].split()[-1]
+    fake.script(Status(401, f"Incorrect API key provided: {secret}"))
+    gen = make(name, fake).generate("hello", keys=KEYS)
+    with pytest.raises(ResponderError) as err:
+        list(gen)
+    assert secret not in str(err.value) and secret not in (gen.reply.error or "")
+    assert "401" in str(err.value)
+
+    fake.script(Status(400, f"bad request for key {secret}"))
+    gen = make(name, fake).generate("hello", keys=KEYS)
+    with pytest.raises(ResponderError) as err:
+        list(gen)
+    assert secret not in str(err.value) and "[redacted]" in str(err.value)
