@@ -1,0 +1,91 @@
+"""Several responders at once: isolation of slow and failing ones, retries."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from compare import stream_replies
+from responders.base import ResponderError
+from textinput import InputError
+
+
+def test_slow_responder_does_not_hold_back_a_fast_one(scripted):
+    fast = scripted("fast", ["quick ", "reply"])
+    slow = scripted("slow", ["s"] * 10, pause_s=0.2)
+    snapshots = list(stream_replies("I feel stuck", [slow, fast], refresh_s=0.02))
+    first_fast_done = next(
+        i for i, s in enumerate(snapshots) if s["scripted/fast"].status == "done"
+    )
+    assert snapshots[first_fast_done]["scripted/slow"].status in ("waiting", "streaming")
+    final = snapshots[-1]
+    assert final["scripted/fast"].text == "quick reply"
+    assert final["scripted/slow"].text == "s" * 10 and final["scripted/slow"].status == "done"
+
+
+def test_text_streams_in_growing_snapshots(scripted):
+    slow = scripted("slow", ["a", "b", "c"], pause_s=0.1)
+    texts = [s["scripted/slow"].text for s in stream_replies("hi", [slow], refresh_s=0.02)]
+    assert "a" in texts and "ab" in texts and texts[-1] == "abc"
+
+
+def test_a_failing_responder_is_isolated_and_keeps_partial_text(scripted):
+    good = scripted("good", ["fine"])
+    bad = scripted("bad", ["half "], fail=ResponderError("server error (HTTP 500)"))
+    final = list(stream_replies("hi", [good, bad]))[-1]
+    assert final["scripted/good"].status == "done"
+    panel = final["scripted/bad"]
+    assert panel.status == "error" and panel.text == "half "
+    assert "cut off" in panel.note and "HTTP 500" in panel.note
+
+
+def test_unexpected_adapter_bug_becomes_an_error_panel(scripted):
+    buggy = scripted("buggy", ["x"], fail=ZeroDivisionError())
+    final = list(stream_replies("hi", [buggy]))[-1]
+    assert final["scripted/buggy"].status == "error"
+    assert final["scripted/buggy"].note == "internal error (ZeroDivisionError)"
+
+
+def test_rate_limits_are_retried_with_settings_recorded(scripted):
+    flaky = scripted("flaky", ["after retry"], failures_first=2)
+    final = list(stream_replies("hi", [flaky], max_tokens=50, temperature=0.2, system="S"))[-1]
+    reply = final["scripted/flaky"].reply
+    assert reply.ok and reply.attempts == 3 and len(flaky.calls) == 3
+    assert (reply.settings.max_tokens, reply.settings.temperature, reply.settings.system) == (
+        50,
+        0.2,
+        "S",
+    )
+
+
+def test_unavailable_responder_says_why(scripted):
+    class NeedsKey(scripted):
+        needs_key = True
+        key_env_var = "SCRIPTED_API_KEY"
+
+    final = list(stream_replies("hi", [NeedsKey("k")]))[-1]
+    assert final["scripted/k"].status == "unavailable"
+    assert "needs SCRIPTED_API_KEY" in final["scripted/k"].note
+    final = list(stream_replies("hi", [NeedsKey("k")], keys={"SCRIPTED_API_KEY": "typed"}))[-1]
+    assert final["scripted/k"].status == "done"
+
+
+@pytest.mark.parametrize("bad", ["", "   \n\t ", "\x00\x01\x02", "x" * 8001])
+def test_bad_messages_are_refused_before_any_call(scripted, bad):
+    responder = scripted("never")
+    with pytest.raises(InputError):
+        next(stream_replies(bad, [responder]))
+    assert responder.calls == []
+
+
+def test_closing_early_stops_the_workers(scripted):
+    slow = scripted("slow", ["s"] * 50, pause_s=0.05)
+    snapshots = stream_replies("hi", [slow], refresh_s=0.02)
+    next(snapshots)
+    next(snapshots)
+    snapshots.close()
+    time.sleep(0.5)
+    stopped_at = slow.yielded
+    time.sleep(0.3)
+    assert slow.yielded == stopped_at < 50
