@@ -1,0 +1,28 @@
+# The two commands of the README:  make app  and  make test.
+PY ?= python3
+PIP := $(PY) -m pip
+STAMP := .cache/setup-$(shell cat requirements.txt requirements-dev.txt | sha256sum | cut -c1-12).stamp
+
+.PHONY: setup app test lint bench
+
+# torch is pinned and installed first so that pip never resolves a CUDA build.
+# llama-cpp-python builds from source the first time (about 8 minutes on 2 cores).
+setup: $(STAMP)
+$(STAMP): requirements.txt requirements-dev.txt
+	$(PIP) install torch==2.13.0
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(PIP) install -r requirements-dev.txt
+	$(PY) -c "from responders.local_llama import warm_up; r = warm_up(); print(r or 'local model ready')"
+	mkdir -p .cache && touch $@
+
+app: setup
+	$(PY) app.py
+
+lint: setup
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+test: lint
+	$(PY) -m pytest
+
+bench: setup
+	$(PY) bench/bench_local_responder.py
