@@ -46,7 +46,7 @@ def test_chunks_are_joined_in_order_and_verified(chunks, tmp_path):
 def test_corrupt_chunk_is_refused_with_the_fix(chunks, tmp_path):
     data, site = chunks
     (site / "fakechunk2" / "part.bin").write_bytes(b"tampered")
-    with pytest.raises(ModelFileError, match="corrupt.*pip install --force-reinstall"):
+    with pytest.raises(ModelFileError, match=r"corrupt.*pip install --force-reinstall"):
         ensure_model_file(spec(data), tmp_path / "cache")
     assert not (tmp_path / "cache" / "models" / "m.gguf").exists()
     assert not list((tmp_path / "cache" / "models").glob("*.partial"))
@@ -60,8 +60,7 @@ def test_damaged_cached_file_is_rebuilt(chunks, tmp_path):
 
 
 def test_missing_chunk_package_names_it(chunks, tmp_path):
-    data, _ = chunks
     missing = SplitModel("m.gguf", "nochunk", 2, 1, "0" * 64)
-    with pytest.raises(ModelFileError, match="pip install nochunk1==0.2.0"):
+    with pytest.raises(ModelFileError, match=r"pip install nochunk1==0\.2\.0"):
         ensure_model_file(missing, tmp_path / "cache")
     assert not missing.installed()
