@@ -11,6 +11,7 @@ shared by every caller in the process and used by one caller at a time.
 
 from __future__ import annotations
 
+import atexit
 import threading
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -43,6 +44,15 @@ def load_llama(name: str) -> tuple[Any, threading.Lock]:
             )
             _RUN_LOCKS[name] = threading.Lock()
         return _LOADED[name], _RUN_LOCKS[name]
+
+
+@atexit.register
+def _free_models() -> None:
+    """Free llama.cpp models before interpreter teardown (avoids noisy destructor errors)."""
+    with _LOAD_LOCK:
+        for llm in _LOADED.values():
+            llm.close()
+        _LOADED.clear()
 
 
 class LocalLlamaResponder(Responder):

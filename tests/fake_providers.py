@@ -184,6 +184,13 @@ WIRES: dict[str, _Wire] = {
 }
 
 
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Clients that hang up early (timeouts, dropped streams) are part of the tests."""
+
+
 class FakeProvider:
     """A scripted fake provider; use as a context manager.
 
@@ -198,8 +205,7 @@ class FakeProvider:
         self.steps: deque[Stream | Status | Malformed] = deque()
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
+        self._server = _QuietServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
