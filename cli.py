@@ -2,6 +2,8 @@
 
     python cli.py generate --responder local/qwen2.5-coder-1.5b --message "I feel alone"
     python cli.py responders
+    python cli.py score --scorer bert-head --input in.csv --output out.csv
+    python cli.py train-head --data ../shared/data/rubric_labels/rubric_labels.csv
 
 Replies go to stdout, errors to stderr with a non-zero exit code
 (1: the call failed, 2: bad input or an unavailable responder).
@@ -13,10 +15,21 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE, SETTINGS
+import numpy as np
+
+from config import (
+    ASSETS_DIR,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_SYSTEM_PROMPT,
+    DEFAULT_TEMPERATURE,
+    SETTINGS,
+    SHARED_DATA_DIR,
+)
 from responders.base import ResponderError, ResponderUnavailable
 from responders.registry import default_responder_ids, get_responder
 from textinput import InputError
+
+RUBRIC_LABELS = SHARED_DATA_DIR / "rubric_labels" / "rubric_labels.csv"
 
 
 def _fail(message: str, code: int) -> int:
@@ -67,6 +80,130 @@ def cmd_responders(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_csv(path: str) -> list[dict[str, str]]:
+    """Rows of a UTF-8 CSV file as strings; raises ValueError with a clear message."""
+    import csv
+
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+    except FileNotFoundError:
+        raise ValueError(f"no such file: {path}") from None
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise ValueError(f"{path} is not a readable UTF-8 CSV file ({exc})") from None
+    return rows
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """Score the ``reply`` column of a CSV file (with ``message`` when present)."""
+    import csv
+
+    from scorers.base import COMPONENTS, ScoreItem
+    from scorers.registry import get_scorer
+
+    try:
+        rows = _read_csv(args.input)
+        if rows and "reply" not in rows[0]:
+            raise ValueError(f"{args.input} has no 'reply' column (columns: {', '.join(rows[0])})")
+        scorer = get_scorer(args.scorer, samples=args.samples)
+    except (ValueError, KeyError) as exc:
+        return _fail(str(exc.args[0]), 2)
+    reason = scorer.unavailable_reason()
+    if reason:
+        return _fail(f"{args.scorer} is unavailable: {reason}", 2)
+    columns = [*COMPONENTS, "overall", "status"]
+    fields = list(rows[0]) if rows else ["reply"]
+    fields += [c for c in columns if c not in fields]
+    unscored = 0
+    with open(args.output, "w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        for start in range(0, len(rows), args.batch_size):
+            batch = rows[start : start + args.batch_size]
+            items = [ScoreItem(r.get("reply") or "", r.get("message") or None) for r in batch]
+            scores = scorer.score_many(items)
+            for offset, (row, score) in enumerate(zip(batch, scores, strict=True)):
+                values = score.components()
+                row.update({k: "" if v is None else f"{v:.4f}" for k, v in values.items()})
+                row["status"] = score.status
+                if not score.ok:
+                    unscored += 1
+                    line = start + offset + 2  # the header is line 1
+                    print(f"line {line}: unscored: {score.reason}", file=sys.stderr)
+                writer.writerow(row)
+            out.flush()
+            print(f"scored {min(start + args.batch_size, len(rows))}/{len(rows)}", file=sys.stderr)
+    print(f"wrote {len(rows)} rows to {args.output} ({unscored} unscored)", file=sys.stderr)
+    return 0
+
+
+def cmd_train_head(args: argparse.Namespace) -> int:
+    """Train the BERT head, report cross-validated metrics, and save it with its card."""
+    from pathlib import Path
+
+    from scorers import head_training as ht
+    from scorers.bert_head import FeatureRecipe, read_head, save_head
+    from scorers.encoder import load_encoder
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    try:
+        labels = ht.load_labels(Path(args.data), limit=args.limit)
+    except (OSError, ValueError) as exc:
+        return _fail(str(exc), 2)
+    config = ht.TrainConfig(
+        epochs=args.epochs,
+        lr=args.lr,
+        hidden=args.hidden,
+        dropout=args.dropout,
+        heads=args.heads,
+        seed=args.seed,
+    )
+    encoder = load_encoder(args.encoder)
+    say(f"{len(labels)} labelled replies; encoder {encoder.name} ({encoder.dim} dims)")
+    y = labels[["cognitive", "emotional", "behavioral"]].to_numpy(dtype=np.float32)
+    recipes = [FeatureRecipe(use_message=False), FeatureRecipe(use_message=True)]
+    if args.recipe != "select":
+        recipes = [FeatureRecipe(use_message=args.recipe == "pair")]
+    search: dict[str, object] = {}
+    best = None
+    for recipe in recipes:
+        name = "pair" if recipe.use_message else "reply"
+        say(f"encoding ({name} input) …")
+        x = ht.featurize(encoder, recipe, labels)
+        say(f"{args.folds}-fold cross-validation ({name} input) …")
+        cv = ht.cross_validate(x, y, config, folds=args.folds, progress=say)
+        search[name] = cv
+        _print_metrics(f"cross-validated, {name} input", cv)
+        if best is None or cv["overall"]["mse"] < best[2]["overall"]["mse"]:
+            best = (recipe, x, cv)
+    recipe, x, cv = best
+    say("training the final head on every row …")
+    nets = ht.train_ensemble(x, y, config)
+    out_dir = Path(args.output_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    card = ht.build_card(
+        encoder, recipe, config, labels, cv, None, args.encoder, search if len(search) > 1 else None
+    )
+    weights = save_head(nets, card, out_dir)
+    if args.checks:
+        head = read_head(weights, out_dir / "bert_head.json", encoder)
+        card["external_checks"] = ht.external_checks(head, labels, progress=say)
+        for name, result in card["external_checks"].items():
+            print(f"{name}: Spearman {result['spearman']:.3f} (n={result['n']})")
+        save_head(nets, card, out_dir)
+    print(f"saved {weights} and {out_dir / 'bert_head.json'}")
+    return 0
+
+
+def _print_metrics(title: str, table: dict[str, dict[str, float]]) -> None:
+    print(title)
+    print(f"  {'':11s} {'MSE':>6s} {'Pearson':>8s} {'Spearman':>9s}")
+    for name, row in table.items():
+        print(f"  {name:11s} {row['mse']:6.3f} {row['pearson']:8.3f} {row['spearman']:9.3f}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one sub-command per task."""
     parser = argparse.ArgumentParser(prog="cli.py", description="Empathy Lab command line")
@@ -83,6 +220,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     lst = sub.add_parser("responders", help="list responders and what each needs")
     lst.set_defaults(func=cmd_responders)
+
+    score = sub.add_parser("score", help="score the replies in a CSV file")
+    score.add_argument("--scorer", required=True, help="bert-head or judge/<responder id>")
+    score.add_argument("--input", required=True, help="CSV with a 'reply' column (and 'message')")
+    score.add_argument("--output", required=True, help="CSV to write: input + scores")
+    score.add_argument("--samples", type=int, default=1, help="judge samples per reply")
+    score.add_argument("--batch-size", type=int, default=32)
+    score.set_defaults(func=cmd_score)
+
+    train = sub.add_parser("train-head", help="train the BERT empathy head")
+    train.add_argument("--data", default=str(RUBRIC_LABELS), help="labelled replies CSV")
+    train.add_argument("--encoder", default=None, help="a local HF model folder (default: MiniLM)")
+    train.add_argument(
+        "--recipe",
+        choices=["select", "reply", "pair"],
+        default="select",
+        help="reply alone, message + reply, or pick by cross-validation",
+    )
+    train.add_argument("--epochs", type=int, default=100)
+    train.add_argument("--lr", type=float, default=5e-4)
+    train.add_argument("--hidden", type=int, default=512)
+    train.add_argument("--dropout", type=float, default=0.5)
+    train.add_argument("--heads", type=int, default=3, help="ensemble size")
+    train.add_argument("--folds", type=int, default=5)
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--limit", type=int, default=None, help="use only the first N rows")
+    train.add_argument("--output-dir", default=str(ASSETS_DIR))
+    train.add_argument(
+        "--no-checks",
+        dest="checks",
+        action="store_false",
+        help="skip the Welivita and EPITOME checks",
+    )
+    train.set_defaults(func=cmd_train_head)
     return parser
 
 

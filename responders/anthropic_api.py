@@ -46,6 +46,9 @@ class AnthropicResponder(Responder):
             max_retries=0,
         )
         extra: dict[str, Any] = {"system": settings.system} if settings.system else {}
+        schema = settings.schema()
+        if schema is not None:
+            extra["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
         try:
             with client.messages.stream(
                 model=self.model,

@@ -22,12 +22,13 @@ call and records everything in a :class:`Reply`.
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE, SETTINGS, Keys
 from textinput import clean_text, scrub_secrets
@@ -52,6 +53,12 @@ class GenerationSettings:
     system: str = DEFAULT_SYSTEM_PROMPT
     max_tokens: int = DEFAULT_MAX_TOKENS
     temperature: float = DEFAULT_TEMPERATURE
+    #: A JSON schema (as JSON text) the reply must follow, for judges; None for prose.
+    json_schema: str | None = None
+
+    def schema(self) -> dict[str, Any] | None:
+        """The JSON schema as a dict, or None."""
+        return None if self.json_schema is None else json.loads(self.json_schema)
 
 
 @dataclass(frozen=True)
@@ -165,6 +172,8 @@ class Responder(ABC):
     label: ClassVar[str]
     needs_key: ClassVar[bool] = False
     key_env_var: ClassVar[str | None] = None
+    #: Whether replies can be constrained to a JSON schema (needed to judge).
+    can_follow_schema: ClassVar[bool] = True
     #: ``(import name, pip requirement)`` of an optional SDK, or None.
     sdk: ClassVar[tuple[str, str] | None] = None
     #: Seconds of the first backoff; doubled on each retry, with jitter.
@@ -214,8 +223,12 @@ class Responder(ABC):
         max_tokens: int = DEFAULT_MAX_TOKENS,
         temperature: float = DEFAULT_TEMPERATURE,
         keys: Keys | Mapping[str, str] | None = None,
+        json_schema: Mapping[str, Any] | None = None,
     ) -> Generation:
         """Start a streamed reply to ``message``.
+
+        With ``json_schema`` the reply is constrained to that schema, using
+        the provider's structured-output feature (judges use this).
 
         Raises :class:`textinput.InputError` for unusable input and
         :class:`ResponderUnavailable` when a key or SDK is missing.
@@ -231,7 +244,10 @@ class Responder(ABC):
         reason = self.unavailable_reason(keys)
         if reason:
             raise ResponderUnavailable(reason)
-        settings = GenerationSettings(system, int(max_tokens), float(temperature))
+        if json_schema is not None and not self.can_follow_schema:
+            raise ResponderUnavailable(f"{self.id} cannot produce structured output")
+        schema_text = None if json_schema is None else json.dumps(json_schema, sort_keys=True)
+        settings = GenerationSettings(system, int(max_tokens), float(temperature), schema_text)
         reply = Reply(self.id, self.model, message, settings, attribution=self.attribution(message))
         return Generation(self, reply, keys)
 

