@@ -4,6 +4,7 @@
     python cli.py responders
     python cli.py score --scorer bert-head --input in.csv --output out.csv
     python cli.py train-head --data ../shared/data/rubric_labels/rubric_labels.csv
+    python cli.py flags --output copy.csv
 
 Replies go to stdout, errors to stderr with a non-zero exit code
 (1: the call failed, 2: bad input or an unavailable responder).
@@ -197,6 +198,23 @@ def cmd_train_head(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_flags(args: argparse.Namespace) -> int:
+    """Export the flag log after checking every row."""
+    from pathlib import Path
+
+    from flagging import FlagLog, FlagLogError
+
+    log = FlagLog(Path(args.flag_dir) if args.flag_dir else None)
+    try:
+        count = log.export(Path(args.output))
+    except FlagLogError as exc:
+        return _fail(str(exc), 2)
+    except OSError as exc:
+        return _fail(f"could not write {args.output}: {exc.strerror or exc}", 1)
+    print(f"exported {count} flagged case(s) from {log.path} to {args.output}")
+    return 0
+
+
 def _print_metrics(title: str, table: dict[str, dict[str, float]]) -> None:
     print(title)
     print(f"  {'':11s} {'MSE':>6s} {'Pearson':>8s} {'Spearman':>9s}")
@@ -235,8 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--recipe",
         choices=["select", "reply", "pair"],
-        default="select",
-        help="reply alone, message + reply, or pick by cross-validation",
+        default="reply",
+        help="reply alone (default: what cross-validation preferred), message + reply, "
+        "or select: cross-validate both and keep the better",
     )
     train.add_argument("--epochs", type=int, default=100)
     train.add_argument("--lr", type=float, default=5e-4)
@@ -254,6 +273,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip the Welivita and EPITOME checks",
     )
     train.set_defaults(func=cmd_train_head)
+
+    flags = sub.add_parser("flags", help="export the flag log")
+    flags.add_argument("--output", required=True, help="where to write the copy")
+    flags.add_argument("--flag-dir", default=None, help="the log's folder (default: flagged/)")
+    flags.set_defaults(func=cmd_flags)
     return parser
 
 

@@ -22,10 +22,12 @@ import queue
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, Keys
 from responders.base import Reply, Responder, ResponderError, ResponderUnavailable
+from scorers.base import Score, Scorer
 from textinput import InputError, clean_text
 
 
@@ -164,3 +166,59 @@ def _drain(
             panels[rid] = replace(
                 panel, status=status, text=reply.text, note=reply.error or "", reply=reply
             )
+
+
+@dataclass(frozen=True)
+class Round:
+    """A compare round at a moment: the panels and the scores so far."""
+
+    panels: dict[str, Panel]
+    scores: dict[tuple[str, str], Score]
+    pending: int  # scores still being computed
+
+
+def stream_round(
+    message: str,
+    responders: Sequence[Responder],
+    scorers: Sequence[Scorer],
+    *,
+    refresh_s: float = 0.1,
+    **options: object,
+) -> Iterator[Round]:
+    """Like :func:`stream_replies`, and score each reply as soon as it finishes.
+
+    Scores come from a small worker pool, so a slow judge never delays the
+    panels; ``pending`` says how many are still on their way.
+    """
+    scores: dict[tuple[str, str], Score] = {}
+    futures: dict[Future[Score], tuple[str, str]] = {}
+    submitted: set[str] = set()
+    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scorer")
+
+    def collect() -> bool:
+        done = [f for f in futures if f.done()]
+        for future in done:
+            key = futures.pop(future)
+            try:
+                scores[key] = future.result()
+            except Exception as exc:  # a scorer bug must not take the page down
+                scores[key] = Score.unscored(key[1], f"internal error ({type(exc).__name__})")
+        return bool(done)
+
+    try:
+        panels: dict[str, Panel] = {}
+        for panels in stream_replies(message, responders, refresh_s=refresh_s, **options):  # type: ignore[arg-type]
+            for rid, panel in panels.items():
+                if panel.status == "done" and rid not in submitted and panel.reply is not None:
+                    submitted.add(rid)
+                    for scorer in scorers:
+                        future = pool.submit(scorer.score, panel.reply.text, panel.reply.message)
+                        futures[future] = (rid, scorer.id)
+            collect()
+            yield Round(dict(panels), dict(scores), len(futures))
+        while futures:
+            wait(list(futures), timeout=refresh_s, return_when=FIRST_COMPLETED)
+            if collect():
+                yield Round(dict(panels), dict(scores), len(futures))
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import gradio as gr
 
-from compare import Panel, stream_replies
+from charts import SCORE_COLUMNS, radar_by_responder, radar_by_scorer, score_rows
+from compare import Panel, stream_round
 from config import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_SYSTEM_PROMPT,
@@ -20,11 +21,21 @@ from config import (
     KEY_ENV_VARS,
     SETTINGS,
 )
+from flagging import FlagLog, FlagLogError, FlagRecord
 from questions import by_label, load_questions
 from responders.registry import default_responder_ids, get_responder
+from scorers.registry import DEFAULT_SCORERS, get_scorer
 from textinput import InputError
 
 RESPONDER_IDS = default_responder_ids()
+SCORER_IDS = [
+    *DEFAULT_SCORERS,
+    *(
+        f"judge/{rid}"
+        for rid in RESPONDER_IDS
+        if rid.split("/")[0] in ("openai", "anthropic", "gemini")
+    ),
+]
 #: Panels per row on wide screens.
 PER_ROW = 3
 
@@ -70,32 +81,62 @@ def _panel_updates(panels: dict[str, Panel]) -> list[str]:
 def run_compare(
     message: str,
     selected: list[str],
+    scorer_ids: list[str],
     system: str,
     max_tokens: float,
     temperature: float,
     *key_values: str,
 ) -> Iterator[list[object]]:
-    """Stream every selected responder's reply into its panel."""
+    """Stream every selected responder's reply into its panel, then its scores."""
     if not selected:
         raise gr.Error("Tick at least one responder.")
     keys = dict(zip(KEY_ENV_VARS, key_values, strict=False))
     responders = [get_responder(rid) for rid in selected if rid in RESPONDER_IDS]
+    scorers = [get_scorer(sid, keys=keys) for sid in scorer_ids or [] if sid in SCORER_IDS]
     try:
-        snapshots = stream_replies(
+        rounds = stream_round(
             message,
             responders,
+            scorers,
             system=system,
             max_tokens=int(max_tokens),
             temperature=float(temperature),
             keys=keys,
         )
-        panels = next(snapshots)
+        first = next(rounds)
     except InputError as exc:
         raise gr.Error(str(exc)) from None
-    yield [*_panel_updates(panels), []]
-    for panels in snapshots:
-        replies = [p.reply.to_dict() for p in panels.values() if p.reply is not None]
-        yield [*_panel_updates(panels), replies]
+    shown_scores = -1
+    for state in [first, *rounds]:
+        replies = {
+            "replies": {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply},
+            "scores": {},
+        }
+        for (rid, _), score in state.scores.items():
+            replies["scores"].setdefault(rid, []).append(score.to_dict())
+        if len(state.scores) != shown_scores:
+            shown_scores = len(state.scores)
+            table = score_rows(state.scores)
+            plots = [radar_by_scorer(state.scores), radar_by_responder(state.scores)]
+        else:
+            table, plots = gr.skip(), [gr.skip(), gr.skip()]
+        progress = f"{len(state.scores)} scores ready, {state.pending} on their way"
+        yield [*_panel_updates(state.panels), table, *plots, progress, replies]
+
+
+def flag_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
+    """Append ``responder_id``'s latest reply and its scores to the flag log."""
+    reply = (state or {}).get("replies", {}).get(responder_id)
+    if not reply or not reply.get("text"):
+        return f"Nothing to flag for `{responder_id}` yet: run the comparison first."
+    record = FlagRecord.from_reply(
+        "compare", reply, state.get("scores", {}).get(responder_id, []), note or ""
+    )
+    try:
+        FlagLog().append(record, secrets=[v for v in key_values if v])
+    except FlagLogError as exc:
+        raise gr.Error(str(exc)) from None
+    return f"Flagged `{responder_id}`'s reply. See the Flags tab."
 
 
 def build() -> gr.Blocks:
@@ -122,6 +163,9 @@ def build() -> gr.Blocks:
                 selected = gr.CheckboxGroup(
                     choices=RESPONDER_IDS, value=default_selection(), label="Responders"
                 )
+                scorer_box = gr.CheckboxGroup(
+                    choices=SCORER_IDS, value=list(DEFAULT_SCORERS), label="Scorers"
+                )
                 run = gr.Button("Get replies", variant="primary")
         with gr.Accordion("Prompt and sampling", open=False):
             system = gr.Textbox(value=DEFAULT_SYSTEM_PROMPT, label="System prompt", lines=3)
@@ -140,25 +184,46 @@ def build() -> gr.Blocks:
             key_boxes = [gr.Textbox(label=name, type="password") for name in KEY_ENV_VARS]
             status_table = gr.Markdown(availability_markdown())
         outputs: list[gr.components.Component] = []
+        flag_buttons: dict[str, gr.Button] = {}
         for start in range(0, len(RESPONDER_IDS), PER_ROW):
             with gr.Row(equal_height=False):
                 for rid in RESPONDER_IDS[start : start + PER_ROW]:
                     with gr.Column():
                         text = gr.Textbox(label=rid, lines=8, max_lines=24, interactive=False)
                         status = gr.Markdown("not run yet")
+                        flag_buttons[rid] = gr.Button("Flag this reply", size="sm")
                         outputs += [text, status]
-        replies = gr.State([])
+        with gr.Row():
+            flag_note = gr.Textbox(label="Note for a flag (optional)", scale=3)
+            flag_status = gr.Markdown()
+        gr.Markdown(
+            "### Scores\nRubric: Cognitive, Emotional, Behavioral, 1–3 each; overall = mean. "
+            "Scores appear as each reply finishes (the local judge takes a few seconds per reply)."
+        )
+        score_status = gr.Markdown("")
+        score_table = gr.Dataframe(headers=SCORE_COLUMNS, interactive=False, wrap=True)
+        with gr.Row():
+            by_scorer = gr.Plot(label="By scorer")
+            by_responder = gr.Plot(label="By responder")
+        replies = gr.State({})
 
         picker.change(question_text, picker, message, api_name=False)
         for box in key_boxes:
             box.change(availability_markdown, key_boxes, status_table, api_name=False)
         run.click(
             run_compare,
-            [message, selected, system, max_tokens, temperature, *key_boxes],
-            [*outputs, replies],
+            [message, selected, scorer_box, system, max_tokens, temperature, *key_boxes],
+            [*outputs, score_table, by_scorer, by_responder, score_status, replies],
             api_name="compare",
             concurrency_limit=4,
         )
+        for rid, button in flag_buttons.items():
+            button.click(
+                lambda state, note, *keys, rid=rid: flag_reply(rid, state, note, *keys),
+                [replies, flag_note, *key_boxes],
+                flag_status,
+                api_name=f"flag_{rid.split('/')[0].replace('-', '_')}",
+            )
     return page
 
 

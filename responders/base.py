@@ -246,7 +246,7 @@ class Responder(ABC):
             raise ResponderUnavailable(reason)
         if json_schema is not None and not self.can_follow_schema:
             raise ResponderUnavailable(f"{self.id} cannot produce structured output")
-        schema_text = None if json_schema is None else json.dumps(json_schema, sort_keys=True)
+        schema_text = None if json_schema is None else json.dumps(json_schema)  # keep key order
         settings = GenerationSettings(system, int(max_tokens), float(temperature), schema_text)
         reply = Reply(self.id, self.model, message, settings, attribution=self.attribution(message))
         return Generation(self, reply, keys)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -10,16 +11,19 @@ from gradio_client import Client
 import app as app_module
 from pages.compare import RESPONDER_IDS
 from questions import load_questions
+from responders.registry import get_responder
+from tests.fake_providers import FakeProvider, Stream
 
 pytestmark = pytest.mark.slow
+NO_KEYS = ("", "", "", "")
+LOCAL = "local/qwen2.5-coder-1.5b"
+JUDGE = "judge/local/qwen2.5-coder-1.5b"
 
 
 @pytest.fixture(scope="module")
 def client(local_model_path: str) -> Iterator[Client]:
     demo = app_module.build_app()
-    demo.queue().launch(
-        prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", server_port=None
-    )
+    demo.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
     try:
         yield Client(demo.local_url, verbose=False)
     finally:
@@ -31,25 +35,41 @@ def panels(outputs: tuple) -> dict[str, tuple[str, str]]:
     return {rid: (outputs[2 * i], outputs[2 * i + 1]) for i, rid in enumerate(RESPONDER_IDS)}
 
 
-def test_bundled_question_gets_local_reply_and_therapist_answer(client):
+def score_table(outputs: tuple) -> list[dict[str, object]]:
+    """The scores table (right after the panels) as dicts."""
+    table = outputs[2 * len(RESPONDER_IDS)]
+    return [dict(zip(table["headers"], row, strict=True)) for row in table["data"]]
+
+
+def radar_traces(outputs: tuple, which: int) -> list[str]:
+    """Trace names of radar figure ``which`` (0: by scorer, 1: by responder)."""
+    plot = outputs[2 * len(RESPONDER_IDS) + 1 + which]
+    return [trace["name"] for trace in json.loads(plot["plot"])["data"]]
+
+
+def ask(client: Client, message: str, responders: list[str], scorers: list[str], *keys: str):
+    keys = keys or NO_KEYS
+    return client.predict(message, responders, scorers, "", 16, 0.0, *keys, api_name="/compare")
+
+
+def test_bundled_question_gets_replies_scores_and_radars(client):
     question = load_questions()[5]
     job = client.submit(
         question.question,
-        ["local/qwen2.5-coder-1.5b", "human/counselchat", "openai/gpt-4o"],
+        [LOCAL, "human/counselchat", "openai/gpt-4o"],
+        ["bert-head", JUDGE],
         "You are an empathetic therapist.",
         24,
         0.0,
-        "",
-        "",
-        "",
-        "",
+        *NO_KEYS,
         api_name="/compare",
     )
-    final = panels(job.result(timeout=300))
-    streamed = [panels(o)["local/qwen2.5-coder-1.5b"][0] for o in job.outputs()]
+    outputs = job.result(timeout=600)
+    final = panels(outputs)
+    streamed = [panels(o)[LOCAL][0] for o in job.outputs()]
     assert len({t for t in streamed if t}) >= 2, "the local reply should stream in steps"
 
-    text, status = final["local/qwen2.5-coder-1.5b"]
+    text, status = final[LOCAL]
     assert len(text.split()) >= 5 and "latency" in status and "out" in status
     text, status = final["human/counselchat"]
     assert text == question.answer and "CounselChat" in status
@@ -57,41 +77,34 @@ def test_bundled_question_gets_local_reply_and_therapist_answer(client):
     assert text == "" and "needs OPENAI_API_KEY" in status
     assert final["gemini/gemini-2.5-pro"][1] == "not selected"
 
+    rows = score_table(outputs)
+    scored = {(r["responder"], r["scorer"]) for r in rows if r["status"] == "ok"}
+    for rid in (LOCAL, "human/counselchat"):
+        assert (rid, "bert-head") in scored and (rid, JUDGE) in scored
+    assert all(1 <= r["overall"] <= 3 for r in rows)
+    assert all(r["rationale / note"] for r in rows if r["scorer"] == JUDGE)
+    assert radar_traces(outputs, 0).count("human/counselchat") == 2  # one per scorer
+    assert sorted(set(radar_traces(outputs, 1))) == ["bert-head", JUDGE]
 
-def test_typed_key_is_used_for_the_session_and_never_shown(client):
+
+def test_typed_key_is_used_for_this_request_and_never_shown(client, monkeypatch):
     secret = "sk-typed-in-page-9876543210"
-    outputs = client.predict(
-        "I can't sleep since the accident.",
-        ["openai/gpt-4o"],
-        "",
-        16,
-        0.0,
-        secret,
-        "",
-        "",
-        "",
-        api_name="/compare",
-    )
+    with FakeProvider("openai") as fake:
+        fake.script(Stream(["You are not alone."]))
+        monkeypatch.setattr(get_responder("openai/gpt-4o"), "base_url", fake.url + "/v1")
+        outputs = ask(
+            client, "I can't sleep since the accident.", ["openai/gpt-4o"], [], secret, "", "", ""
+        )
     text, status = panels(outputs)["openai/gpt-4o"]
-    # The key got past the availability check; the call then fails (no network).
-    assert "needs OPENAI_API_KEY" not in status and status.startswith("error")
-    assert secret not in status and secret not in text
+    assert text == "You are not alone." and status.startswith("latency")
+    assert fake.requests[0].headers["authorization"] == f"Bearer {secret}"
+    assert secret not in json.dumps(outputs)
 
 
 def test_free_text_is_not_answered_by_the_therapist(client):
-    outputs = client.predict(
-        "My sister stopped talking to me.",
-        ["human/counselchat"],
-        "",
-        16,
-        0.0,
-        "",
-        "",
-        "",
-        "",
-        api_name="/compare",
-    )
+    outputs = ask(client, "My sister stopped talking to me.", ["human/counselchat"], ["bert-head"])
     assert "only for the bundled CounselChat questions" in panels(outputs)["human/counselchat"][1]
+    assert score_table(outputs) == []
 
 
 @pytest.mark.parametrize(
@@ -101,6 +114,4 @@ def test_free_text_is_not_answered_by_the_therapist(client):
 )
 def test_bad_input_is_a_clear_message(client, message, expected):
     with pytest.raises(Exception, match=expected):
-        client.predict(
-            message, ["human/counselchat"], "", 16, 0.0, "", "", "", "", api_name="/compare"
-        )
+        ask(client, message, ["human/counselchat"], ["bert-head"])

@@ -1,0 +1,62 @@
+"""Flags page: the latest flagged cases and a download of the whole log.
+
+Runs alone with ``python -m pages.flags``.
+"""
+
+from __future__ import annotations
+
+import gradio as gr
+
+from flagging import FIELDS, FlagLog, FlagLogError
+
+VIEW_COLUMNS = ["timestamp", "page", "responder_id", "perturbation_id", "note", "reply", "scores"]
+DISK_NOTE = (
+    "On a hosted Space the disk may be wiped when the Space restarts or sleeps: "
+    "download the log to keep it."
+)
+
+
+def latest_rows(n: float = 20) -> tuple[list[list[str]], str]:
+    """The newest rows for the viewer, and a status line."""
+    log = FlagLog()
+    try:
+        rows = log.latest(int(n))
+        total = len(log.read())
+    except FlagLogError as exc:
+        return [], f"The log could not be read: {exc}"
+    view = [[row[c][:300] for c in VIEW_COLUMNS] for row in rows]
+    return view, f"{total} flagged case(s) in `{log.path}`; showing the newest {len(view)}."
+
+
+def log_file() -> str | None:
+    """The path of the log for the download button (None when there is none yet)."""
+    path = FlagLog().path
+    return str(path) if path.exists() else None
+
+
+def build() -> gr.Blocks:
+    """Build the flags page."""
+    with gr.Blocks(title="Empathy Lab · Flags") as page:
+        gr.Markdown(
+            "## Flagged cases\nEvery flag from the other pages lands in one CSV log with what "
+            f"it takes to reproduce it ({len(FIELDS)} columns: message, reply, responder and "
+            "settings, every score, perturbation and seed, note). API keys are never written."
+        )
+        with gr.Row():
+            count = gr.Slider(5, 200, value=20, step=5, label="Rows to show")
+            refresh = gr.Button("Refresh")
+        status = gr.Markdown()
+        table = gr.Dataframe(headers=VIEW_COLUMNS, interactive=False, wrap=True)
+        with gr.Row():
+            download = gr.DownloadButton("Download the log (CSV)", value=log_file)
+            gr.Markdown(DISK_NOTE)
+        refresh.click(latest_rows, count, [table, status], api_name="latest_flags")
+        refresh.click(log_file, None, download, api_name=False)
+        page.load(latest_rows, count, [table, status], api_name=False)
+    return page
+
+
+demo = build()
+
+if __name__ == "__main__":
+    demo.launch()

@@ -1,0 +1,86 @@
+"""The perturbation base class and the variant record.
+
+A perturbation turns a reply into a variant that should (1–9) or should not
+(the controls) keep its meaning. Subclasses fill one hook, :meth:`_apply`;
+:meth:`Perturbation.__call__` does the bookkeeping: a random generator
+seeded from (perturbation id, seed) so every variant is reproducible, the
+intensity's range, and empty text (returned as it is).
+
+>>> from perturbations.registry import get_perturbation
+>>> v = get_perturbation("leetspeak")("I hear you.", seed=1, intensity=1.0)
+>>> v.text, v.method
+('1 h34r y0u.', 'rule')
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from responders.base import Responder
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A perturbed reply and how it was made."""
+
+    perturbation_id: str
+    source: str
+    text: str
+    seed: int
+    intensity: float | None
+    method: str  # "rule", "llm:<responder id>", or "rule (…why the LLM was not used…)"
+
+    def to_dict(self) -> dict[str, object]:
+        """A flat, JSON-ready view."""
+        return asdict(self)
+
+
+class Perturbation(ABC):
+    """Base class for perturbations; subclasses implement :meth:`_apply`."""
+
+    id: ClassVar[str]
+    label: ClassVar[str]
+    #: True when the variant should keep the reply's meaning (a good scorer holds still).
+    keeps_meaning: ClassVar[bool] = True
+    #: What a good scorer does on this perturbation: "hold", "fall" or "not rise".
+    expectation: ClassVar[str] = "hold"
+    #: Default intensity (share of words or letters touched), or None when it has none.
+    default_intensity: ClassVar[float | None] = None
+    #: True when an LLM rewrite is tried first (with a rule-based fallback).
+    rewrites: ClassVar[bool] = False
+
+    def __call__(
+        self,
+        text: str,
+        *,
+        seed: int = 0,
+        intensity: float | None = None,
+        rewriter: Responder | None = None,
+    ) -> Variant:
+        """Perturb ``text`` reproducibly; ``rewriter`` is used by LLM rewrites only."""
+        if intensity is None:
+            intensity = self.default_intensity
+        elif self.default_intensity is None:
+            intensity = None
+        elif not 0.0 <= intensity <= 1.0:
+            raise ValueError("intensity must be between 0 and 1")
+        text = text or ""
+        if not text.strip():
+            return Variant(self.id, text, text, seed, intensity, "rule")
+        rng = random.Random(f"{self.id}:{seed}")
+        out, method = self._apply(text, rng, intensity, rewriter)
+        return Variant(self.id, text, out, seed, intensity, method)
+
+    @abstractmethod
+    def _apply(
+        self,
+        text: str,
+        rng: random.Random,
+        intensity: float | None,
+        rewriter: Responder | None,
+    ) -> tuple[str, str]:
+        """Return (perturbed text, method)."""
