@@ -9,7 +9,7 @@ import threading
 
 import gradio as gr
 
-from pages import compare, flags
+from pages import adversarial, compare, flags
 from responders.local_llama import warm_up
 
 
@@ -24,6 +24,8 @@ def build_app() -> gr.Blocks:
         )
         with gr.Tab("Compare"):
             compare.demo.render()
+        with gr.Tab("Adversarial"):
+            adversarial.demo.render()
         with gr.Tab("Flags"):
             flags.demo.render()
     return app

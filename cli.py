@@ -5,6 +5,8 @@
     python cli.py score --scorer bert-head --input in.csv --output out.csv
     python cli.py train-head --data ../shared/data/rubric_labels/rubric_labels.csv
     python cli.py flags --output copy.csv
+    python cli.py perturb --input in.csv --perturbations all --seed 0 --output out.csv
+    python cli.py robustness --scorers bert-head,bert-head+normalize --seed 0 --output report.csv
 
 Replies go to stdout, errors to stderr with a non-zero exit code
 (1: the call failed, 2: bad input or an unavailable responder).
@@ -215,6 +217,107 @@ def cmd_flags(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_replies(path: str | None, limit: int | None) -> list[dict[str, str]]:
+    """Rows with a ``reply`` (and maybe ``message``): a CSV file or the bundled ones."""
+    if path is None:
+        from questions import load_questions
+
+        rows = [{"message": q.question, "reply": q.answer} for q in load_questions()]
+    else:
+        rows = _read_csv(path)
+        if rows and "reply" not in rows[0]:
+            raise ValueError(f"{path} has no 'reply' column (columns: {', '.join(rows[0])})")
+    return rows[:limit] if limit else rows
+
+
+def _rewriter(spec: str):  # type: ignore[no-untyped-def]
+    if spec == "none":
+        return None
+    responder = get_responder(spec)
+    reason = responder.unavailable_reason()
+    if reason:
+        print(f"note: rewriter {spec} unavailable ({reason}); using rules", file=sys.stderr)
+        return None
+    return responder
+
+
+def cmd_perturb(args: argparse.Namespace) -> int:
+    """Write one row per input row × perturbation."""
+    import csv
+
+    from perturbations.registry import resolve
+
+    try:
+        rows = _load_replies(args.input, None)
+        perturbations = resolve(args.perturbations)
+        rewriter = _rewriter(args.rewriter)
+    except (ValueError, KeyError) as exc:
+        return _fail(str(exc.args[0]), 2)
+    fields = [*(list(rows[0]) if rows else ["reply"]), "perturbation", "seed", "text", "method"]
+    with open(args.output, "w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        for index, row in enumerate(rows):
+            for p in perturbations:
+                variant = p(row.get("reply") or "", seed=args.seed + index, rewriter=rewriter)
+                writer.writerow(
+                    {
+                        **row,
+                        "perturbation": p.id,
+                        "seed": variant.seed,
+                        "text": variant.text,
+                        "method": variant.method,
+                    }
+                )
+            out.flush()
+            print(f"perturbed {index + 1}/{len(rows)}", file=sys.stderr)
+    print(f"wrote {len(rows) * len(perturbations)} rows to {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_robustness(args: argparse.Namespace) -> int:
+    """Run every perturbation over many replies and report how scores move."""
+    import csv
+
+    import robustness as rb
+    from perturbations.registry import resolve
+    from scorers.base import ScoreItem
+    from scorers.registry import get_scorer
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    try:
+        rows = _load_replies(args.input, args.limit)
+        perturbations = resolve(args.perturbations)
+        scorers = [get_scorer(s) for s in args.scorers.split(",") if s.strip()]
+        rewriter = _rewriter(args.rewriter)
+    except (ValueError, KeyError) as exc:
+        return _fail(str(exc.args[0]), 2)
+    for scorer in scorers:
+        reason = scorer.unavailable_reason()
+        if reason:
+            return _fail(f"{scorer.id} is unavailable: {reason}", 2)
+    items = [ScoreItem(r.get("reply") or "", r.get("message") or None) for r in rows]
+    variants = rb.perturb_items(
+        items, perturbations, seed=args.seed, rewriter=rewriter, progress=say
+    )
+    report = rb.summarise(rb.score_changes(items, variants, scorers, progress=say))
+    with open(args.output, "w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(report[0]))
+        writer.writeheader()
+        writer.writerows(report)
+    print(f"{'perturbation':20s} {'scorer':36s} {'mean Δ':>7s} {'mean |Δ|':>8s} {'moved':>6s}")
+    for row in report:
+        if row["component"] == "overall":
+            print(
+                f"{row['perturbation']:20s} {row['scorer']:36s} {row['mean_change']:7.3f} "
+                f"{row['mean_abs_change']:8.3f} {row['share_overall_moved']:6.2f}"
+            )
+    say(f"wrote {len(report)} rows to {args.output}")
+    return 0
+
+
 def _print_metrics(title: str, table: dict[str, dict[str, float]]) -> None:
     print(title)
     print(f"  {'':11s} {'MSE':>6s} {'Pearson':>8s} {'Spearman':>9s}")
@@ -273,6 +376,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip the Welivita and EPITOME checks",
     )
     train.set_defaults(func=cmd_train_head)
+
+    perturb = sub.add_parser("perturb", help="write perturbed variants of replies")
+    perturb.add_argument("--input", required=True, help="CSV with a 'reply' column")
+    perturb.add_argument("--perturbations", default="all", help="'all' or comma-separated ids")
+    perturb.add_argument("--seed", type=int, default=0)
+    perturb.add_argument("--output", required=True)
+    perturb.add_argument(
+        "--rewriter",
+        default="local/qwen2.5-coder-1.5b",
+        help="responder for LLM rewrites, or 'none' for the rules",
+    )
+    perturb.set_defaults(func=cmd_perturb)
+
+    robust = sub.add_parser("robustness", help="how scores move under perturbations")
+    robust.add_argument("--input", default=None, help="CSV of replies (default: 100 bundled)")
+    robust.add_argument("--scorers", default="bert-head", help="comma-separated scorer ids")
+    robust.add_argument("--perturbations", default="all")
+    robust.add_argument("--seed", type=int, default=0)
+    robust.add_argument("--limit", type=int, default=None, help="use only the first N replies")
+    robust.add_argument(
+        "--rewriter", default="none", help="responder for LLM rewrites (default: rules, fast)"
+    )
+    robust.add_argument("--output", required=True)
+    robust.set_defaults(func=cmd_robustness)
 
     flags = sub.add_parser("flags", help="export the flag log")
     flags.add_argument("--output", required=True, help="where to write the copy")

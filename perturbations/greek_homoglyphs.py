@@ -1,7 +1,7 @@
 """Latin letters swapped for look-alike Greek ones (a→α, o→ο, capitals A B E H …).
 
 >>> GreekHomoglyphs()("Open up", seed=0, intensity=1.0).text
-'Ορεn υρ'
+'Ορen υρ'
 """
 
 from __future__ import annotations

@@ -150,8 +150,8 @@ class Elevated(RewritePerturbation):
 class Casual(RewritePerturbation):
     """Casual, everyday language.
 
-    >>> Casual()("I do not believe it is very difficult.", seed=0).text
-    "I don't think it's super tough."
+    >>> Casual()("I do not believe it is very difficult. Take a break.", seed=0).text
+    "I don't think it's super tough. take a break."
     """
 
     id = "casual"
@@ -159,4 +159,8 @@ class Casual(RewritePerturbation):
     kind = "casual"
 
     def _rule(self, text: str, rng: random.Random) -> str:
-        return swap_phrases(swap_phrases(text, CONTRACTIONS), CASUAL)
+        text = swap_phrases(swap_phrases(text, CONTRACTIONS), CASUAL)
+        # Texting style: sentences start in lower case (but "I" stays "I").
+        return re.sub(
+            r"(^|[.!?]\s+)([A-Z])(?=[a-z])", lambda m: m.group(1) + m.group(2).lower(), text
+        )

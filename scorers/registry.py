@@ -7,7 +7,7 @@
 >>> get_scorer("nope")
 Traceback (most recent call last):
 ...
-KeyError: "unknown scorer 'nope'; use bert-head or judge/<responder id>"
+KeyError: "unknown scorer 'nope'; use bert-head or judge/<responder id>, optionally +normalize"
 """
 
 from __future__ import annotations
@@ -31,8 +31,22 @@ def get_scorer(
     temperature: float = 0.0,
     persona: Persona | None = None,
 ) -> Scorer:
-    """The scorer for ``scorer_id``; judge options apply to ``judge/…`` ids only."""
+    """The scorer for ``scorer_id``; judge options apply to ``judge/…`` ids only.
+
+    A ``+normalize`` suffix wraps the scorer in the text-normalising defence.
+    """
     scorer_id = scorer_id.strip()
+    if scorer_id.endswith("+normalize"):
+        from scorers.normalize import NormalizedScorer
+
+        inner = get_scorer(
+            scorer_id.removesuffix("+normalize"),
+            keys=keys,
+            samples=samples,
+            temperature=temperature,
+            persona=persona,
+        )
+        return NormalizedScorer(inner)
     if scorer_id == "bert-head":
         from scorers.bert_head import load_head
 
@@ -40,7 +54,9 @@ def get_scorer(
     if scorer_id == "judge" or scorer_id.startswith("judge/"):
         responder_id = scorer_id.partition("/")[2] or DEFAULT_JUDGE.partition("/")[2]
         return _judge(responder_id, SETTINGS.keys.merged(keys), samples, temperature, persona)
-    raise KeyError(f"unknown scorer {scorer_id!r}; use bert-head or judge/<responder id>")
+    raise KeyError(
+        f"unknown scorer {scorer_id!r}; use bert-head or judge/<responder id>, optionally +normalize"
+    )
 
 
 _JUDGES: dict[tuple[object, ...], LLMJudge] = {}

@@ -1,0 +1,151 @@
+"""Perturbing replies and measuring how each scorer's scores move.
+
+:func:`perturb_items` makes the variants; :func:`score_changes` scores the
+originals and the variants (batched per scorer) and returns one
+:class:`Change` per reply × perturbation × scorer; :func:`summarise` turns
+those into the report: per perturbation × scorer × component, the mean
+change, the mean absolute change, and the share of replies whose overall
+score moved by more than 0.25.
+
+>>> from scorers.base import Score
+>>> c = Change(0, "leetspeak", "s", Score.from_components("s", 2, 2, 2), Score.from_components("s", 1, 2, 2))
+>>> round(c.delta("overall"), 3)
+-0.333
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from perturbations.base import Perturbation, Variant
+from responders.base import Responder
+from scorers.base import COMPONENTS, Score, ScoreItem, Scorer
+
+MOVED = 0.25  # an overall change larger than this counts as "moved"
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One scorer's scores of one reply before and after one perturbation."""
+
+    item: int
+    perturbation_id: str
+    scorer_id: str
+    before: Score
+    after: Score
+
+    @property
+    def ok(self) -> bool:
+        """True when both scores exist."""
+        return self.before.ok and self.after.ok
+
+    def delta(self, component: str) -> float:
+        """after − before for ``component`` (or overall)."""
+        return float(getattr(self.after, component)) - float(getattr(self.before, component))
+
+
+def perturb_items(
+    items: Sequence[ScoreItem],
+    perturbations: Sequence[Perturbation],
+    *,
+    seed: int = 0,
+    rewriter: Responder | None = None,
+    progress: Progress | None = None,
+) -> list[list[Variant]]:
+    """``variants[i][j]``: perturbation ``j`` of reply ``i`` (seeded per reply)."""
+    variants = []
+    for index, item in enumerate(items):
+        variants.append(
+            [p(item.reply, seed=seed + index, rewriter=rewriter) for p in perturbations]
+        )
+        if progress:
+            progress(f"perturbed {index + 1}/{len(items)} replies")
+    return variants
+
+
+def score_changes(
+    items: Sequence[ScoreItem],
+    variants: Sequence[Sequence[Variant]],
+    scorers: Sequence[Scorer],
+    progress: Progress | None = None,
+) -> list[Change]:
+    """Score originals and variants with every scorer; one change per pair."""
+    changes: list[Change] = []
+    for scorer in scorers:
+        texts = [*items]
+        for item, row in zip(items, variants, strict=True):
+            texts += [ScoreItem(v.text, item.message) for v in row]
+        if progress:
+            progress(f"{scorer.id}: scoring {len(texts)} texts")
+        scores = scorer.score_many(texts)
+        originals, rest = scores[: len(items)], scores[len(items) :]
+        width = len(variants[0]) if variants else 0
+        for i, row in enumerate(variants):
+            for j, variant in enumerate(row):
+                changes.append(
+                    Change(i, variant.perturbation_id, scorer.id, originals[i], rest[i * width + j])
+                )
+    return changes
+
+
+def summarise(changes: Sequence[Change]) -> list[dict[str, object]]:
+    """Report rows: perturbation, scorer, component, mean/abs change, share moved, n."""
+    groups: dict[tuple[str, str], list[Change]] = {}
+    for change in changes:
+        groups.setdefault((change.perturbation_id, change.scorer_id), []).append(change)
+    rows: list[dict[str, object]] = []
+    for (perturbation_id, scorer_id), group in groups.items():
+        usable = [c for c in group if c.ok]
+        for component in (*COMPONENTS, "overall"):
+            deltas = np.array([c.delta(component) for c in usable]) if usable else np.array([])
+            moved = (
+                float(np.mean(np.abs([c.delta("overall") for c in usable]) > MOVED))
+                if usable
+                else float("nan")
+            )
+            rows.append(
+                {
+                    "perturbation": perturbation_id,
+                    "scorer": scorer_id,
+                    "component": component,
+                    "mean_change": float(deltas.mean()) if usable else float("nan"),
+                    "mean_abs_change": float(np.abs(deltas).mean()) if usable else float("nan"),
+                    "share_overall_moved": moved,
+                    "n": len(usable),
+                    "unscored": len(group) - len(usable),
+                }
+            )
+    return rows
+
+
+@dataclass(frozen=True)
+class LabRow:
+    """One perturbation of one reply, with every scorer's before and after."""
+
+    variant: Variant
+    changes: dict[str, Change]  # scorer id -> change
+
+
+def lab(
+    reply: str,
+    message: str | None,
+    perturbations: Sequence[Perturbation],
+    scorers: Sequence[Scorer],
+    *,
+    seed: int = 0,
+    rewriter: Responder | None = None,
+) -> tuple[dict[str, Score], list[LabRow]]:
+    """Perturb one reply every way and score it all: (original scores, rows)."""
+    item = ScoreItem(reply, message)
+    variants = perturb_items([item], perturbations, seed=seed, rewriter=rewriter)
+    changes = score_changes([item], variants, scorers)
+    originals = {c.scorer_id: c.before for c in changes}
+    rows = [
+        LabRow(v, {c.scorer_id: c for c in changes if c.perturbation_id == v.perturbation_id})
+        for v in variants[0]
+    ]
+    return originals, rows

@@ -1,0 +1,58 @@
+"""An optional defence: undo cheap text attacks before a scorer reads the reply.
+
+Normalisation (NFKC), invisible characters removed, Greek and Cyrillic
+look-alikes mapped back to Latin, leetspeak digits inside words decoded, and
+runs of three or more repeated letters or punctuation marks collapsed. It
+does not fix spelling errors. Wrap any scorer: ``bert-head+normalize``.
+
+>>> normalize_text("Y0u αre nοt αl0ne!!!! I'm sooooo s0rry\\u200b")
+"You are not alone! I'm so sorry"
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import ClassVar
+
+from scorers.base import ScoreItem, Scorer
+
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
+_LOOKALIKES = str.maketrans(
+    "αοιρυνΑΒΕΗΙΚΜΝΟΡΤΧΥΖεаеорсухАВЕКМНОРСТХ",
+    "aoipuvABEHIKMNOPTXYZeaeopcyxABEKMHOPCTX",
+)
+_LEET = str.maketrans("4310572", "aeiostz")
+_MIXED_WORD = re.compile(r"\b(?=\w*[^\W\d_])(?=\w*\d)\w+\b")
+_LETTER_RUN = re.compile(r"([^\W\d_])\1{2,}")
+_PUNCT_RUN = re.compile(r"([!?.,])\1{1,}")
+
+
+def normalize_text(text: str) -> str:
+    """The text with look-alikes, invisibles, leetspeak and stretching undone."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text).translate(_LOOKALIKES)
+    text = _MIXED_WORD.sub(lambda m: m.group().translate(_LEET), text)
+    text = _LETTER_RUN.sub(r"\1", text)
+    return _PUNCT_RUN.sub(r"\1", text)
+
+
+class NormalizedScorer(Scorer):
+    """``inner`` reading normalised text."""
+
+    label: ClassVar[str] = "normalised"
+
+    def __init__(self, inner: Scorer) -> None:
+        self.inner = inner
+        self.id = f"{inner.id}+normalize"
+
+    def unavailable_reason(self) -> str | None:
+        return self.inner.unavailable_reason()
+
+    def _score_batch(self, items: list[ScoreItem]) -> list:  # type: ignore[type-arg]
+        clean = [
+            ScoreItem(normalize_text(i.reply), normalize_text(i.message) if i.message else None)
+            for i in items
+        ]
+        scores = self.inner.score_many(clean)
+        return [s.__class__(**{**s.to_dict(), "scorer_id": self.id}) for s in scores]
