@@ -11,6 +11,7 @@ import gradio as gr
 
 from pages import adversarial, compare, flags
 from responders.local_llama import warm_up
+from scorers.bert_head import load_head
 
 
 def build_app() -> gr.Blocks:
@@ -33,6 +34,12 @@ def build_app() -> gr.Blocks:
 
 demo = build_app()
 
+def _warm_up() -> None:
+    """Load the local model and the empathy head before the first visitor needs them."""
+    warm_up()
+    load_head()
+
+
 if __name__ == "__main__":
-    threading.Thread(target=warm_up, daemon=True).start()
+    threading.Thread(target=_warm_up, daemon=True).start()
     demo.queue(default_concurrency_limit=4).launch()

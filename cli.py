@@ -318,6 +318,25 @@ def cmd_robustness(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check_head(args: argparse.Namespace) -> int:
+    """Re-measure the shipped head against the Welivita and EPITOME ratings; update its card."""
+    import json
+
+    from scorers import head_training as ht
+    from scorers.bert_head import HEAD_CARD, load_head
+
+    head = load_head()
+    labels = ht.load_labels()
+    checks = ht.external_checks(head, labels, progress=lambda t: print(t, file=sys.stderr))
+    for name, result in checks.items():
+        print(f"{name}: Spearman {result['spearman']:.3f} (n={result['n']})")
+    card = json.loads(HEAD_CARD.read_text(encoding="utf-8"))
+    card["external_checks"] = checks
+    HEAD_CARD.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    print(f"updated {HEAD_CARD}")
+    return 0
+
+
 def _print_metrics(title: str, table: dict[str, dict[str, float]]) -> None:
     print(title)
     print(f"  {'':11s} {'MSE':>6s} {'Pearson':>8s} {'Spearman':>9s}")
@@ -400,6 +419,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     robust.add_argument("--output", required=True)
     robust.set_defaults(func=cmd_robustness)
+
+    check = sub.add_parser("check-head", help="re-measure the shipped head on held-out ratings")
+    check.set_defaults(func=cmd_check_head)
 
     flags = sub.add_parser("flags", help="export the flag log")
     flags.add_argument("--output", required=True, help="where to write the copy")

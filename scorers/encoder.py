@@ -82,27 +82,30 @@ class Encoder:
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
         """One vector per text (float32, shape ``(len(texts), dim)``)."""
         keys = [self._key(t) for t in texts]
+        found: dict[str, np.ndarray] = {}
         with self._lock:
-            missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
+            for key in keys:
+                if key in self._cache:
+                    found[key] = self._cache[key]
+        missing = list(dict.fromkeys(k for k in keys if k not in found))
         if missing and self._disk is not None:
-            found = self._disk.get(missing)
-            with self._lock:
-                self._cache.update(found)
+            found.update(self._disk.get(missing))
             missing = [k for k in missing if k not in found]
         if missing:
             wanted = set(missing)
             todo = {k: t for k, t in zip(keys, texts, strict=True) if k in wanted}
-            fresh = dict(
-                zip(todo, self._encode_uncached(list(todo.values()), batch_size), strict=True)
-            )
+            fresh = self._encode_uncached(list(todo.values()), batch_size)
+            computed = dict(zip(todo, fresh, strict=True))
             if self._disk is not None:
-                self._disk.put(fresh)
-            with self._lock:
-                self._cache.update(fresh)
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
-        with self._lock:
-            return np.stack([self._cache[k] for k in keys]).astype(np.float32)
+                self._disk.put(computed)
+            found.update(computed)
+        with self._lock:  # remember the newest vectors, forget the oldest
+            for key in keys:
+                self._cache[key] = found[key]
+                self._cache.move_to_end(key)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return np.stack([found[k] for k in keys]).astype(np.float32)
 
     def _windows(self, text: str) -> list[list[int]]:
         ids = self.tokenizer(text, add_special_tokens=False)["input_ids"] or [

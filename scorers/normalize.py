@@ -25,14 +25,26 @@ _LOOKALIKES = str.maketrans(
 _LEET = str.maketrans("4310572", "aeiostz")
 _MIXED_WORD = re.compile(r"\b(?=\w*[^\W\d_])(?=\w*\d)\w+\b")
 _LETTER_RUN = re.compile(r"([^\W\d_])\1{2,}")
-_PUNCT_RUN = re.compile(r"([!?.,])\1{1,}")
+_PUNCT_RUN = re.compile(r"([!?.,])[!?.,]+")
+_TOKEN = re.compile(r"\b\w+\b")
+_DIGITS = re.compile(r"\b[013457]+\b")
 
 
 def normalize_text(text: str) -> str:
-    """The text with look-alikes, invisibles, leetspeak and stretching undone."""
+    """The text with look-alikes, invisibles, leetspeak and stretching undone.
+
+    Digits become letters only inside words that mix both ("h3lp"), or, when a
+    fifth of the words do, in short all-digit words too ("50" → "so").
+    """
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text).translate(_LOOKALIKES)
+    tokens = _TOKEN.findall(text)
+    mixed = len(_MIXED_WORD.findall(text))
     text = _MIXED_WORD.sub(lambda m: m.group().translate(_LEET), text)
+    if tokens and mixed / len(tokens) >= 0.2:  # leetspeak throughout: short digit words too
+        text = _DIGITS.sub(
+            lambda m: m.group().translate(_LEET) if len(m.group()) <= 3 else m.group(), text
+        )
     text = _LETTER_RUN.sub(r"\1", text)
     return _PUNCT_RUN.sub(r"\1", text)
 
