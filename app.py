@@ -34,6 +34,7 @@ def build_app() -> gr.Blocks:
 
 demo = build_app()
 
+
 def _warm_up() -> None:
     """Load the local model and the empathy head before the first visitor needs them."""
     warm_up()

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import gradio as gr
 
 from charts import SCORE_COLUMNS, radar_by_responder, radar_by_scorer, score_rows
-from compare import Panel, stream_round
+from compare import Panel, Round, stream_round
 from config import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_SYSTEM_PROMPT,
@@ -107,21 +107,29 @@ def run_compare(
     except InputError as exc:
         raise gr.Error(str(exc)) from None
     shown_scores = -1
+    state = first
     for state in [first, *rounds]:
-        replies = {
-            "replies": {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply},
-            "scores": {},
-        }
-        for (rid, _), score in state.scores.items():
-            replies["scores"].setdefault(rid, []).append(score.to_dict())
-        if len(state.scores) != shown_scores:
-            shown_scores = len(state.scores)
-            table = score_rows(state.scores)
-            plots = [radar_by_scorer(state.scores), radar_by_responder(state.scores)]
-        else:
-            table, plots = gr.skip(), [gr.skip(), gr.skip()]
-        progress = f"{len(state.scores)} scores ready, {state.pending} on their way"
-        yield [*_panel_updates(state.panels), table, *plots, progress, replies]
+        fresh = len(state.scores) != shown_scores
+        shown_scores = len(state.scores)
+        yield _round_updates(state, with_scores=fresh)
+    yield _round_updates(state, with_scores=True)  # the final word holds everything
+
+
+def _round_updates(state: Round, *, with_scores: bool) -> list[object]:
+    """Component updates for one moment of a round (scores redrawn only when asked)."""
+    saved: dict[str, dict] = {
+        "replies": {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply},
+        "scores": {},
+    }
+    for (rid, _), score in state.scores.items():
+        saved["scores"].setdefault(rid, []).append(score.to_dict())
+    if with_scores:
+        table: object = score_rows(state.scores)
+        plots: list[object] = [radar_by_scorer(state.scores), radar_by_responder(state.scores)]
+    else:
+        table, plots = gr.skip(), [gr.skip(), gr.skip()]
+    progress = f"{len(state.scores)} scores ready, {state.pending} on their way"
+    return [*_panel_updates(state.panels), table, *plots, progress, saved]
 
 
 def flag_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
