@@ -35,6 +35,11 @@ from textinput import InputError
 RUBRIC_LABELS = SHARED_DATA_DIR / "rubric_labels" / "rubric_labels.csv"
 
 
+def say(text: str) -> None:
+    """Progress for people: to stderr, at once."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def _fail(message: str, code: int) -> int:
     print(f"error: {message}", file=sys.stderr)
     return code
@@ -147,9 +152,6 @@ def cmd_train_head(args: argparse.Namespace) -> int:
     from scorers import head_training as ht
     from scorers.bert_head import FeatureRecipe, read_head, save_head
     from scorers.encoder import load_encoder
-
-    def say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
 
     try:
         labels = ht.load_labels(Path(args.data), limit=args.limit)
@@ -284,9 +286,6 @@ def cmd_robustness(args: argparse.Namespace) -> int:
     from scorers.base import ScoreItem
     from scorers.registry import get_scorer
 
-    def say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
-
     try:
         rows = _load_replies(args.input, args.limit)
         perturbations = resolve(args.perturbations)
@@ -327,7 +326,7 @@ def cmd_check_head(args: argparse.Namespace) -> int:
 
     head = load_head()
     labels = ht.load_labels()
-    checks = ht.external_checks(head, labels, progress=lambda t: print(t, file=sys.stderr))
+    checks = ht.external_checks(head, labels, progress=say)
     for name, result in checks.items():
         print(f"{name}: Spearman {result['spearman']:.3f} (n={result['n']})")
     card = json.loads(HEAD_CARD.read_text(encoding="utf-8"))

@@ -1,9 +1,9 @@
 """Compare page: one message, several responders, replies streamed side by side.
 
 Runs alone with ``python -m pages.compare``. The page only turns inputs into
-calls of :func:`compare.stream_replies` and panels into component updates.
-Keys typed here travel with each request of this browser session and are
-never stored on the server.
+calls of :func:`compare.stream_round` and its panels and scores into
+component updates. Keys typed here travel with each request of this browser
+session and are never stored on the server.
 """
 
 from __future__ import annotations
@@ -51,6 +51,12 @@ def availability_markdown(*key_values: str) -> str:
             reason = "ready for the bundled questions only"
         rows.append(f"| `{rid}` | {'ready' if reason is None else reason} |")
     return "\n".join(rows)
+
+
+def initial_status(responder_id: str) -> str:
+    """A panel's line before any run: what the responder needs, if anything."""
+    reason = get_responder(responder_id).unavailable_reason()
+    return "not run yet" if reason is None else f"unavailable: {reason}"
 
 
 def default_selection() -> list[str]:
@@ -198,7 +204,7 @@ def build() -> gr.Blocks:
                 for rid in RESPONDER_IDS[start : start + PER_ROW]:
                     with gr.Column():
                         text = gr.Textbox(label=rid, lines=8, max_lines=24, interactive=False)
-                        status = gr.Markdown("not run yet")
+                        status = gr.Markdown(initial_status(rid))
                         flag_buttons[rid] = gr.Button("Flag this reply", size="sm")
                         outputs += [text, status]
         with gr.Row():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -130,3 +131,18 @@ def llama_server(local_model_path: str, tmp_path_factory: pytest.TempPathFactory
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@contextlib.contextmanager
+def app_client():  # type: ignore[no-untyped-def]
+    """The whole app on 127.0.0.1 (a free port) and a gradio_client for it."""
+    from gradio_client import Client
+
+    import app as app_module
+
+    demo = app_module.build_app()
+    demo.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
+    try:
+        yield Client(demo.local_url, verbose=False)
+    finally:
+        demo.close()

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import pytest
 from gradio_client import Client
 
-import app as app_module
 from pages.compare import RESPONDER_IDS
 from questions import load_questions
 from responders.registry import get_responder
+from tests.conftest import app_client
 from tests.fake_providers import FakeProvider, Stream
 
 pytestmark = pytest.mark.slow
@@ -22,12 +22,8 @@ JUDGE = "judge/local/qwen2.5-coder-1.5b"
 
 @pytest.fixture(scope="module")
 def client(local_model_path: str) -> Iterator[Client]:
-    demo = app_module.build_app()
-    demo.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
-    try:
-        yield Client(demo.local_url, verbose=False)
-    finally:
-        demo.close()
+    with app_client() as c:
+        yield c
 
 
 def panels(outputs: tuple) -> dict[str, tuple[str, str]]:

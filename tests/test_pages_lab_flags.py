@@ -9,11 +9,11 @@ from collections.abc import Iterator
 import pytest
 from gradio_client import Client
 
-import app as app_module
 import flagging
 from flagging import FIELDS, FlagLog
 from perturbations.registry import PERTURBATIONS
 from questions import load_questions
+from tests.conftest import app_client
 
 pytestmark = pytest.mark.slow
 SECRET = "sk-typed-into-the-page-000111222333"
@@ -30,12 +30,8 @@ def flag_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
 
 @pytest.fixture(scope="module")
 def client(flag_dir) -> Iterator[Client]:
-    demo = app_module.build_app()
-    demo.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
-    try:
-        yield Client(demo.local_url, verbose=False)
-    finally:
-        demo.close()
+    with app_client() as c:
+        yield c
 
 
 def test_flag_from_the_compare_page_lands_with_every_field(client, flag_dir):
