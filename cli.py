@@ -102,6 +102,19 @@ def _read_csv(path: str) -> list[dict[str, str]]:
     return rows
 
 
+def _load_replies(path: str | None, limit: int | None) -> list[dict[str, str]]:
+    """Rows with a ``reply`` (and maybe ``message``): a CSV file or the bundled ones."""
+    if path is None:
+        from questions import load_questions
+
+        rows = [{"message": q.question, "reply": q.answer} for q in load_questions()]
+    else:
+        rows = _read_csv(path)
+        if rows and "reply" not in rows[0]:
+            raise ValueError(f"{path} has no 'reply' column (columns: {', '.join(rows[0])})")
+    return rows[:limit] if limit else rows
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     """Score the ``reply`` column of a CSV file (with ``message`` when present)."""
     import csv
@@ -110,9 +123,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from scorers.registry import get_scorer
 
     try:
-        rows = _read_csv(args.input)
-        if rows and "reply" not in rows[0]:
-            raise ValueError(f"{args.input} has no 'reply' column (columns: {', '.join(rows[0])})")
+        rows = _load_replies(args.input, None)
         scorer = get_scorer(args.scorer, samples=args.samples)
     except (ValueError, KeyError) as exc:
         return _fail(str(exc.args[0]), 2)
@@ -219,19 +230,6 @@ def cmd_flags(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_replies(path: str | None, limit: int | None) -> list[dict[str, str]]:
-    """Rows with a ``reply`` (and maybe ``message``): a CSV file or the bundled ones."""
-    if path is None:
-        from questions import load_questions
-
-        rows = [{"message": q.question, "reply": q.answer} for q in load_questions()]
-    else:
-        rows = _read_csv(path)
-        if rows and "reply" not in rows[0]:
-            raise ValueError(f"{path} has no 'reply' column (columns: {', '.join(rows[0])})")
-    return rows[:limit] if limit else rows
-
-
 def _rewriter(spec: str):  # type: ignore[no-untyped-def]
     if spec == "none":
         return None
@@ -279,8 +277,6 @@ def cmd_perturb(args: argparse.Namespace) -> int:
 
 def cmd_robustness(args: argparse.Namespace) -> int:
     """Run every perturbation over many replies and report how scores move."""
-    import csv
-
     import robustness as rb
     from perturbations.registry import resolve
     from scorers.base import ScoreItem
@@ -302,10 +298,7 @@ def cmd_robustness(args: argparse.Namespace) -> int:
         items, perturbations, seed=args.seed, rewriter=rewriter, progress=say
     )
     report = rb.summarise(rb.score_changes(items, variants, scorers, progress=say))
-    with open(args.output, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=list(report[0]))
-        writer.writeheader()
-        writer.writerows(report)
+    rb.write_report(report, args.output)
     print(f"{'perturbation':20s} {'scorer':36s} {'mean Δ':>7s} {'mean |Δ|':>8s} {'moved':>6s}")
     for row in report:
         if row["component"] == "overall":

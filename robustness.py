@@ -15,8 +15,10 @@ score moved by more than 0.25.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -120,6 +122,14 @@ def summarise(changes: Sequence[Change]) -> list[dict[str, object]]:
                 }
             )
     return rows
+
+
+def write_report(rows: Sequence[dict[str, object]], path: str | Path) -> None:
+    """Write :func:`summarise` rows as a UTF-8 CSV file."""
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["perturbation"])
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 @dataclass(frozen=True)

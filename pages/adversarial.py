@@ -5,7 +5,6 @@ Runs alone with ``python -m pages.adversarial``.
 
 from __future__ import annotations
 
-import csv
 import difflib
 import html
 import json
@@ -244,13 +243,10 @@ def run_report(
         ]
         for r in report
     ]
-    with tempfile.NamedTemporaryFile(
-        "w", suffix="-robustness.csv", delete=False, encoding="utf-8", newline=""
-    ) as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(report[0]))
-        writer.writeheader()
-        writer.writerows(report)
-    return fig, table, fh.name
+    with tempfile.NamedTemporaryFile(suffix="-robustness.csv", delete=False) as fh:
+        path = fh.name
+    rb.write_report(report, path)
+    return fig, table, path
 
 
 def example_names() -> list[str]:
