@@ -18,6 +18,7 @@ the page) tells the threads to stop reading.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -205,9 +206,12 @@ def stream_round(
                 scores[key] = Score.unscored(key[1], f"internal error ({type(exc).__name__})")
         return bool(done)
 
-    try:
+    with contextlib.ExitStack() as stack:
+        stack.callback(pool.shutdown, wait=False, cancel_futures=True)
         panels: dict[str, Panel] = {}
-        for panels in stream_replies(message, responders, refresh_s=refresh_s, **options):  # type: ignore[arg-type]
+        replies = stream_replies(message, responders, refresh_s=refresh_s, **options)  # type: ignore[arg-type]
+        stack.callback(replies.close)  # a closed round stops its responders too
+        for panels in replies:
             for rid, panel in panels.items():
                 if panel.status == "done" and rid not in submitted and panel.reply is not None:
                     submitted.add(rid)
@@ -220,5 +224,3 @@ def stream_round(
             wait(list(futures), timeout=refresh_s, return_when=FIRST_COMPLETED)
             if collect():
                 yield Round(dict(panels), dict(scores), len(futures))
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from config import ASSETS_DIR
-from scorers.base import COMPONENTS, Score, ScoreItem, Scorer
+from scorers.base import Score, ScoreItem, Scorer
 from scorers.encoder import Encoder, load_encoder
 
 HEAD_WEIGHTS = ASSETS_DIR / "bert_head.safetensors"
@@ -175,14 +175,3 @@ def read_head(
 def load_head() -> BertHead:
     """The shipped head (``assets/bert_head.*``) on its encoder."""
     return read_head()
-
-
-__all__ = [
-    "COMPONENTS",
-    "BertHead",
-    "FeatureRecipe",
-    "HeadMismatchError",
-    "load_head",
-    "read_head",
-    "save_head",
-]

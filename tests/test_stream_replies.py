@@ -6,8 +6,9 @@ import time
 
 import pytest
 
-from compare import stream_replies
+from compare import stream_replies, stream_round
 from responders.base import ResponderError
+from scorers.base import Score, Scorer
 from textinput import InputError
 
 
@@ -89,3 +90,29 @@ def test_closing_early_stops_the_workers(scripted):
     stopped_at = slow.yielded
     time.sleep(0.3)
     assert slow.yielded == stopped_at < 50
+
+
+class LengthScorer(Scorer):
+    """Scores by reply length; raises on the word 'boom' to test isolation."""
+
+    id = "length"
+
+    def _score_batch(self, items):
+        if any("boom" in i.reply for i in items):
+            raise RuntimeError("scorer bug")
+        return [Score.from_components(self.id, 1 + min(len(i.reply), 20) / 10, 2, 2) for i in items]
+
+
+def test_round_scores_each_reply_as_it_finishes(scripted):
+    fast = scripted("fast", ["short"])
+    slow = scripted("slow", ["a much longer reply"], pause_s=0.3)
+    broken = scripted("broken", ["boom"])
+    rounds = list(stream_round("hi", [fast, slow, broken], [LengthScorer()], refresh_s=0.02))
+    first_fast_score = next(
+        i for i, r in enumerate(rounds) if ("scripted/fast", "length") in r.scores
+    )
+    assert rounds[first_fast_score].panels["scripted/slow"].status != "done"
+    final = rounds[-1]
+    assert final.pending == 0 and len(final.scores) == 3
+    assert final.scores[("scripted/fast", "length")].cognitive == pytest.approx(1.5)
+    assert final.scores[("scripted/broken", "length")].reason == "internal error (RuntimeError)"
