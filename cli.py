@@ -115,6 +115,15 @@ def _load_replies(path: str | None, limit: int | None) -> list[dict[str, str]]:
     return rows[:limit] if limit else rows
 
 
+def _persona(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The judge's reader persona from the command line (None when no part is given)."""
+    from scorers.judge import Persona
+
+    shared = None if args.shared_experience is None else args.shared_experience == "yes"
+    persona = Persona(args.persona_gender, args.empathic_concern, args.perspective_taking, shared)
+    return persona if persona.describe() else None
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     """Score the ``reply`` column of a CSV file (with ``message`` when present)."""
     import csv
@@ -124,7 +133,12 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     try:
         rows = _load_replies(args.input, None)
-        scorer = get_scorer(args.scorer, samples=args.samples)
+        scorer = get_scorer(
+            args.scorer,
+            samples=args.samples,
+            temperature=args.temperature,
+            persona=_persona(args),
+        )
     except (ValueError, KeyError) as exc:
         return _fail(str(exc.args[0]), 2)
     reason = scorer.unavailable_reason()
@@ -358,6 +372,16 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--input", required=True, help="CSV with a 'reply' column (and 'message')")
     score.add_argument("--output", required=True, help="CSV to write: input + scores")
     score.add_argument("--samples", type=int, default=1, help="judge samples per reply")
+    score.add_argument("--temperature", type=float, default=0.0, help="judge temperature")
+    score.add_argument("--persona-gender", default=None, help="judge reads as, e.g., 'woman'")
+    score.add_argument("--empathic-concern", choices=["low", "high"], default=None)
+    score.add_argument("--perspective-taking", choices=["low", "high"], default=None)
+    score.add_argument(
+        "--shared-experience",
+        choices=["yes", "no"],
+        default=None,
+        help="the reader has (not) been through something like the writer",
+    )
     score.add_argument("--batch-size", type=int, default=32)
     score.set_defaults(func=cmd_score)
 

@@ -24,6 +24,7 @@ from config import (
 from flagging import FlagLog, FlagLogError, FlagRecord
 from questions import by_label, load_questions
 from responders.registry import default_responder_ids, get_responder
+from scorers.judge import Persona
 from scorers.registry import DEFAULT_SCORERS, get_scorer
 from textinput import InputError
 
@@ -84,6 +85,23 @@ def _panel_updates(panels: dict[str, Panel]) -> list[str]:
     return updates
 
 
+def judge_options(
+    samples: float, temperature: float, gender: str, concern: str, taking: str, shared: str
+) -> dict:
+    """Judge settings from the page's controls ('' means: not part of the persona)."""
+    persona = Persona(
+        gender.strip() or None,
+        concern or None,
+        taking or None,
+        None if not shared else shared == "yes",
+    )
+    return {
+        "samples": max(1, int(samples)),
+        "temperature": float(temperature),
+        "persona": persona if persona.describe() else None,
+    }
+
+
 def run_compare(
     message: str,
     selected: list[str],
@@ -91,14 +109,21 @@ def run_compare(
     system: str,
     max_tokens: float,
     temperature: float,
-    *key_values: str,
+    *rest: object,
 ) -> Iterator[list[object]]:
-    """Stream every selected responder's reply into its panel, then its scores."""
+    """Stream every selected responder's reply into its panel, then its scores.
+
+    ``rest`` holds the key boxes, then (optionally) the six judge controls.
+    """
     if not selected:
         raise gr.Error("Tick at least one responder.")
+    key_values, judge_values = rest[: len(KEY_ENV_VARS)], rest[len(KEY_ENV_VARS) :]
     keys = dict(zip(KEY_ENV_VARS, key_values, strict=False))
+    options = judge_options(*judge_values) if len(judge_values) == 6 else {}
     responders = [get_responder(rid) for rid in selected if rid in RESPONDER_IDS]
-    scorers = [get_scorer(sid, keys=keys) for sid in scorer_ids or [] if sid in SCORER_IDS]
+    scorers = [
+        get_scorer(sid, keys=keys, **options) for sid in scorer_ids or [] if sid in SCORER_IDS
+    ]
     try:
         rounds = stream_round(
             message,
@@ -190,6 +215,36 @@ def build() -> gr.Blocks:
                 temperature = gr.Slider(
                     0.0, 2.0, value=DEFAULT_TEMPERATURE, step=0.05, label="Temperature"
                 )
+        with gr.Accordion("Judge options", open=False):
+            gr.Markdown(
+                "Temperature 0 and one sample by default. With more samples the judge's "
+                "components are averaged and the spread is shown. A reader persona asks the "
+                "judge to read as a given reader (after Roshanaei et al.)."
+            )
+            with gr.Row():
+                judge_samples = gr.Slider(1, 5, value=1, step=1, label="Samples")
+                judge_temperature = gr.Slider(
+                    0.0, 1.5, value=0.0, step=0.1, label="Judge temperature"
+                )
+            with gr.Row():
+                persona_gender = gr.Textbox(
+                    value="", label="Reader's gender (optional)", placeholder="woman"
+                )
+                persona_concern = gr.Dropdown(
+                    ["", "low", "high"], value="", label="Empathic concern"
+                )
+                persona_taking = gr.Dropdown(
+                    ["", "low", "high"], value="", label="Perspective taking"
+                )
+                persona_shared = gr.Dropdown(["", "yes", "no"], value="", label="Shared experience")
+            judge_controls = [
+                judge_samples,
+                judge_temperature,
+                persona_gender,
+                persona_concern,
+                persona_taking,
+                persona_shared,
+            ]
         with gr.Accordion("API keys (kept in this browser session only)", open=False):
             gr.Markdown(
                 "Keys typed here are sent with your requests and used for them alone: "
@@ -226,7 +281,16 @@ def build() -> gr.Blocks:
             box.change(availability_markdown, key_boxes, status_table, api_name=False)
         run.click(
             run_compare,
-            [message, selected, scorer_box, system, max_tokens, temperature, *key_boxes],
+            [
+                message,
+                selected,
+                scorer_box,
+                system,
+                max_tokens,
+                temperature,
+                *key_boxes,
+                *judge_controls,
+            ],
             [*outputs, score_table, by_scorer, by_responder, score_status, replies],
             api_name="compare",
             concurrency_limit=4,

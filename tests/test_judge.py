@@ -117,3 +117,22 @@ def test_a_human_responder_cannot_judge():
 
     score = LLMJudge(HumanResponder()).score("reply")
     assert score.status == "unscored" and "cannot act as a judge" in score.reason
+
+
+def test_page_and_cli_judge_options_build_the_persona():
+    import argparse
+
+    from cli import _persona
+    from pages.compare import judge_options
+
+    opts = judge_options(3, 0.5, " woman ", "high", "", "no")
+    assert opts["samples"] == 3 and opts["temperature"] == 0.5
+    assert opts["persona"] == Persona("woman", "high", None, False)
+    assert judge_options(1, 0.0, "", "", "", "")["persona"] is None
+    args = argparse.Namespace(
+        persona_gender=None,
+        empathic_concern="low",
+        perspective_taking=None,
+        shared_experience="yes",
+    )
+    assert _persona(args) == Persona(None, "low", None, True)
