@@ -25,14 +25,12 @@ from config import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_SYSTEM_PROMPT,
     DEFAULT_TEMPERATURE,
+    RUBRIC_LABELS_CSV,
     SETTINGS,
-    SHARED_DATA_DIR,
 )
 from responders.base import ResponderError, ResponderUnavailable
 from responders.registry import default_responder_ids, get_responder
 from textinput import InputError
-
-RUBRIC_LABELS = SHARED_DATA_DIR / "rubric_labels" / "rubric_labels.csv"
 
 
 def say(text: str) -> None:
@@ -245,13 +243,11 @@ def cmd_flags(args: argparse.Namespace) -> int:
 
 
 def _rewriter(spec: str):  # type: ignore[no-untyped-def]
-    if spec == "none":
-        return None
-    responder = get_responder(spec)
-    reason = responder.unavailable_reason()
+    from perturbations.rewrite import find_rewriter
+
+    responder, reason = find_rewriter(spec)
     if reason:
         print(f"note: rewriter {spec} unavailable ({reason}); using rules", file=sys.stderr)
-        return None
     return responder
 
 
@@ -386,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=cmd_score)
 
     train = sub.add_parser("train-head", help="train the BERT empathy head")
-    train.add_argument("--data", default=str(RUBRIC_LABELS), help="labelled replies CSV")
+    train.add_argument("--data", default=str(RUBRIC_LABELS_CSV), help="labelled replies CSV")
     train.add_argument("--encoder", default=None, help="a local HF model folder (default: MiniLM)")
     train.add_argument(
         "--recipe",

@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 ASSETS_DIR = ROOT / "assets"
 SHARED_DATA_DIR = ROOT.parent / "shared" / "data"
+#: The 1,024 rubric-labelled replies the BERT head is trained on.
+RUBRIC_LABELS_CSV = SHARED_DATA_DIR / "rubric_labels" / "rubric_labels.csv"
 APP_VERSION = "0.1.0"
 
 #: Every environment variable that may hold a secret. Nothing else is a key.

@@ -213,10 +213,6 @@ class FlagLog:
         with self._thread_lock, self._file_lock:
             return read_flags(self.path)
 
-    def latest(self, n: int = 20) -> list[dict[str, str]]:
-        """The newest ``n`` rows, newest first."""
-        return list(reversed(self.read()[-n:]))
-
     def export(self, destination: Path) -> int:
         """Copy the log (after checking every row) to ``destination``; returns the row count."""
         with self._thread_lock, self._file_lock:

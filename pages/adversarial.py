@@ -17,8 +17,9 @@ import robustness as rb
 from config import ASSETS_DIR
 from flagging import FlagLog, FlagLogError, FlagRecord
 from perturbations.registry import PERTURBATIONS, resolve
+from perturbations.rewrite import find_rewriter
 from questions import load_questions
-from responders.registry import default_responder_ids, get_responder
+from responders.registry import default_responder_ids
 from scorers.base import ScoreItem
 from scorers.registry import DEFAULT_JUDGE, get_scorer
 from textinput import InputError, clean_text
@@ -110,10 +111,7 @@ def change_chart(rows: list[rb.LabRow]) -> go.Figure:
 
 
 def _rewriter(choice: str):  # type: ignore[no-untyped-def]
-    if not choice or choice == RULES_ONLY:
-        return None
-    responder = get_responder(choice)
-    return None if responder.unavailable_reason() else responder
+    return find_rewriter(None if choice == RULES_ONLY else choice)[0]
 
 
 def run_lab(

@@ -20,12 +20,11 @@ def latest_rows(n: float = 20) -> tuple[list[list[str]], str]:
     """The newest rows for the viewer, and a status line."""
     log = FlagLog()
     try:
-        rows = log.latest(int(n))
-        total = len(log.read())
+        rows = log.read()
     except FlagLogError as exc:
         return [], f"The log could not be read: {exc}"
-    view = [[row[c][:300] for c in VIEW_COLUMNS] for row in rows]
-    return view, f"{total} flagged case(s) in `{log.path}`; showing the newest {len(view)}."
+    view = [[row[c][:300] for c in VIEW_COLUMNS] for row in reversed(rows[-int(n) :])]
+    return view, f"{len(rows)} flagged case(s) in `{log.path}`; showing the newest {len(view)}."
 
 
 def log_file() -> str | None:

@@ -25,12 +25,11 @@ import numpy as np
 import pandas as pd
 from scipy.stats import pearsonr, spearmanr
 
-from config import SHARED_DATA_DIR
+from config import RUBRIC_LABELS_CSV, SHARED_DATA_DIR
 from scorers.base import COMPONENTS, ScoreItem
 from scorers.bert_head import BertHead, FeatureRecipe, HeadNet
 from scorers.encoder import Encoder
 
-RUBRIC_LABELS = SHARED_DATA_DIR / "rubric_labels" / "rubric_labels.csv"
 Progress = Callable[[str], None]
 
 
@@ -48,7 +47,7 @@ class TrainConfig:
     seed: int = 0
 
 
-def load_labels(path: Path = RUBRIC_LABELS, limit: int | None = None) -> pd.DataFrame:
+def load_labels(path: Path = RUBRIC_LABELS_CSV, limit: int | None = None) -> pd.DataFrame:
     """The labelled replies (``message, reply, cognitive, emotional, behavioral`` …)."""
     df = pd.read_csv(path)
     missing = {"reply", *COMPONENTS} - set(df.columns)

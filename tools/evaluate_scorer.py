@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import pearsonr, spearmanr, wasserstein_distance
 
+from config import RUBRIC_LABELS_CSV
 from scorers.base import COMPONENTS
-from scorers.head_training import RUBRIC_LABELS
 from scorers.registry import get_scorer
 
 
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    df = pd.read_csv(RUBRIC_LABELS)
+    df = pd.read_csv(RUBRIC_LABELS_CSV)
     df["group"] = df.source.str.split(":").str[0]
     sample = df.groupby("group", group_keys=False).apply(
         lambda g: g.sample(max(1, round(args.n * len(g) / len(df))), random_state=args.seed)
