@@ -1,4 +1,4 @@
-"""Empathy Lab: assembles the pages and launches the app.
+"""Empathy Lab: the page list and the launch, nothing else.
 
 python app.py            # http://127.0.0.1:7860, local model, no keys needed
 """
@@ -10,25 +10,28 @@ import threading
 import gradio as gr
 
 from pages import adversarial, compare, flags
-from responders.local_llama import warm_up
-from scorers.bert_head import load_head
+
+#: (tab title, page module); each module's ``demo`` also runs alone.
+PAGES = (
+    ("Compare", compare),
+    ("Adversarial", adversarial),
+    ("Flags", flags),
+)
+INTRO = (
+    "# Empathy Lab\nHow empathically do language models answer people in distress, "
+    "and how far can the tools that score empathy be trusted? "
+    "Replies here are for study, not care: if you are in crisis, contact local "
+    "emergency services or a crisis line."
+)
 
 
 def build_app() -> gr.Blocks:
     """Every page as a tab of one app."""
     with gr.Blocks(title="Empathy Lab") as app:
-        gr.Markdown(
-            "# Empathy Lab\nHow empathically do language models answer people in distress, "
-            "and how far can the tools that score empathy be trusted? "
-            "Replies here are for study, not care: if you are in crisis, contact local "
-            "emergency services or a crisis line."
-        )
-        with gr.Tab("Compare"):
-            compare.demo.render()
-        with gr.Tab("Adversarial"):
-            adversarial.demo.render()
-        with gr.Tab("Flags"):
-            flags.demo.render()
+        gr.Markdown(INTRO)
+        for title, page in PAGES:
+            with gr.Tab(title):
+                page.demo.render()
     return app
 
 
@@ -37,6 +40,9 @@ demo = build_app()
 
 def _warm_up() -> None:
     """Load the local model and the empathy head before the first visitor needs them."""
+    from responders.local_llama import warm_up
+    from scorers.bert_head.head import load_head
+
     warm_up()
     load_head()
 

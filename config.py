@@ -21,9 +21,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 ASSETS_DIR = ROOT / "assets"
+#: Prompts as data (the judge's, the rewriters'), one JSON file each.
+PROMPTS_DIR = ASSETS_DIR / "prompts"
+#: Rubrics as data: components, scale and level texts, one JSON file each.
+RUBRICS_DIR = ASSETS_DIR / "rubrics"
+#: One card per scorer (inputs, output range, training data, measured limits).
+CARDS_DIR = ASSETS_DIR / "cards"
+#: Trained weights that ship with the app (the BERT head).
+MODELS_DIR = ASSETS_DIR / "models"
+#: Small data sets that ship with the app (bundled questions, examples).
+BUNDLED_DATA_DIR = ASSETS_DIR / "data"
 SHARED_DATA_DIR = ROOT.parent / "shared" / "data"
 #: The 1,024 rubric-labelled replies the BERT head is trained on.
 RUBRIC_LABELS_CSV = SHARED_DATA_DIR / "rubric_labels" / "rubric_labels.csv"
+COUNSELCHAT_CSV = SHARED_DATA_DIR / "counselchat" / "counsel_chat.csv"
+EPITOME_DIR = SHARED_DATA_DIR / "epitome"
+WELIVITA_CSV = SHARED_DATA_DIR / "welivita" / "ratings_shared.csv"
+EMPATHIC_STORIES_CSV = SHARED_DATA_DIR / "empathic_stories" / "stories_dev.csv"
 APP_VERSION = "0.1.0"
 
 #: Every environment variable that may hold a secret. Nothing else is a key.

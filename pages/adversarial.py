@@ -13,18 +13,20 @@ import tempfile
 import gradio as gr
 import plotly.graph_objects as go
 
-import robustness as rb
-from config import ASSETS_DIR
-from flagging import FlagLog, FlagLogError, FlagRecord
+from config import BUNDLED_DATA_DIR
+from pages.widgets.progress import gradio_progress
+from reports.charts import robustness_heatmap
+from studies import robustness as rb
+from core.flags import FlagLog, FlagLogError, FlagRecord
 from perturbations.registry import PERTURBATIONS, resolve
 from perturbations.rewrite import find_rewriter
-from questions import load_questions
+from core.questions import load_questions
 from responders.registry import default_responder_ids
 from scorers.base import ScoreItem
 from scorers.registry import DEFAULT_JUDGE, get_scorer
-from textinput import InputError, clean_text
+from core.textinput import InputError, clean_text
 
-EXAMPLES = json.loads((ASSETS_DIR / "adversarial_examples.json").read_text(encoding="utf-8"))
+EXAMPLES = json.loads((BUNDLED_DATA_DIR / "adversarial_examples.json").read_text(encoding="utf-8"))
 SCORER_CHOICES = ["bert-head", "bert-head+normalize", DEFAULT_JUDGE, f"{DEFAULT_JUDGE}+normalize"]
 RULES_ONLY = "rules only"
 REWRITER_CHOICES = [
@@ -52,7 +54,7 @@ def _fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
-def lab_table(originals: dict, rows: list[rb.LabRow]) -> str:
+def lab_table(originals: dict, rows: list[rb.VariantScores]) -> str:
     """The study-style table as HTML: modification, modified text, scores and changes."""
     scorer_ids = list(originals)
     head = "".join(
@@ -91,7 +93,7 @@ def lab_table(originals: dict, rows: list[rb.LabRow]) -> str:
     )
 
 
-def change_chart(rows: list[rb.LabRow]) -> go.Figure:
+def change_chart(rows: list[rb.VariantScores]) -> go.Figure:
     """Δ overall per perturbation, one bar per scorer."""
     fig = go.Figure()
     scorer_ids = list(rows[0].changes) if rows else []
@@ -134,13 +136,14 @@ def run_lab(
         raise gr.Error("Pick at least one scorer.")
     progress(0.1, desc="perturbing (LLM rewrites take a while on a CPU)")
     scorers = [get_scorer(s) for s in scorer_ids]
-    originals, rows = rb.lab(
+    originals, rows = rb.perturb_one(
         reply,
         message.strip() or None,
         resolve(",".join(perturbation_ids)),
         scorers,
         seed=int(seed),
         rewriter=_rewriter(rewriter),
+        progress=gradio_progress(progress),
     )
     progress(1.0, desc="done")
     state = [
@@ -197,38 +200,11 @@ def run_report(
     items = [ScoreItem(q.answer, q.question) for q in questions]
     perturbations = list(PERTURBATIONS.values())
 
-    def say(text: str) -> None:
-        progress(None, desc=text)
-
-    variants = rb.perturb_items(items, perturbations, seed=int(seed), progress=say)
     scorers = [get_scorer(s) for s in scorer_ids]
-    report = rb.summarise(rb.score_changes(items, variants, scorers, progress=say))
-    overall = [r for r in report if r["component"] == "overall"]
-    ids = [p.id for p in perturbations]
-    fig = go.Figure(
-        go.Heatmap(
-            z=[
-                [
-                    next(
-                        r["mean_change"]
-                        for r in overall
-                        if r["perturbation"] == p and r["scorer"] == s
-                    )
-                    for p in ids
-                ]
-                for s in scorer_ids
-            ],
-            x=ids,
-            y=scorer_ids,
-            colorscale="RdBu",
-            zmid=0,
-            colorbar={"title": "mean Δ overall"},
-        )
+    report = rb.run_robustness(
+        items, perturbations, scorers, seed=int(seed), progress=gradio_progress(progress)
     )
-    fig.update_layout(
-        title=f"Mean change in overall score ({len(items)} replies, seed {int(seed)})",
-        height=300 + 40 * len(scorer_ids),
-    )
+    fig = robustness_heatmap(report, f"{len(items)} replies, seed {int(seed)}")
     table = [
         [
             r["perturbation"],

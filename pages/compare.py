@@ -12,57 +12,32 @@ from collections.abc import Iterator
 
 import gradio as gr
 
-from charts import SCORE_COLUMNS, radar_by_responder, radar_by_scorer, score_rows
-from compare import Panel, Round, stream_round
-from config import (
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_SYSTEM_PROMPT,
-    DEFAULT_TEMPERATURE,
-    KEY_ENV_VARS,
-    SETTINGS,
-)
-from flagging import FlagLog, FlagLogError, FlagRecord
-from questions import by_label, load_questions
-from responders.registry import default_responder_ids, get_responder
-from scorers.judge import Persona
-from scorers.registry import DEFAULT_SCORERS, get_scorer
-from textinput import InputError
+from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE, KEY_ENV_VARS
+from core.flags import FlagLog, FlagLogError, FlagRecord
+from core.questions import by_label, load_questions
+from core.textinput import InputError
+from pages.widgets.judge import judge_controls, judge_options
+from pages.widgets.keys import key_boxes, typed_keys
+from reports.charts import SCORE_COLUMNS, radar_by_responder, radar_by_scorer, score_rows
+from responders.registry import availability, default_responder_ids
+from scorers.registry import DEFAULT_SCORERS, get_scorer, offered_scorer_ids
+from studies.rounds import Panel, Round, stream_round
 
 RESPONDER_IDS = default_responder_ids()
-SCORER_IDS = [
-    *DEFAULT_SCORERS,
-    *(
-        f"judge/{rid}"
-        for rid in RESPONDER_IDS
-        if rid.split("/")[0] in ("openai", "anthropic", "gemini")
-    ),
-]
+SCORER_IDS = offered_scorer_ids()
 #: Panels per row on wide screens.
 PER_ROW = 3
 
 
-def availability_markdown(*key_values: str) -> str:
-    """A table of every responder with 'ready' or what it needs."""
-    keys = SETTINGS.keys.merged(dict(zip(KEY_ENV_VARS, key_values, strict=False)))
-    rows = ["| responder | status |", "|---|---|"]
-    for rid in RESPONDER_IDS:
-        responder = get_responder(rid)
-        reason = responder.unavailable_reason(keys)
-        if reason is None and responder.provider == "human":
-            reason = "ready for the bundled questions only"
-        rows.append(f"| `{rid}` | {'ready' if reason is None else reason} |")
-    return "\n".join(rows)
-
-
 def initial_status(responder_id: str) -> str:
     """A panel's line before any run: what the responder needs, if anything."""
-    reason = get_responder(responder_id).unavailable_reason()
+    reason = availability()[responder_id]
     return "not run yet" if reason is None else f"unavailable: {reason}"
 
 
 def default_selection() -> list[str]:
     """Responders ticked when the page opens: those that can run without input."""
-    return [rid for rid in RESPONDER_IDS if get_responder(rid).unavailable_reason() is None]
+    return [rid for rid, reason in availability().items() if reason is None]
 
 
 def question_text(label: str | None) -> str:
@@ -85,23 +60,6 @@ def _panel_updates(panels: dict[str, Panel]) -> list[str]:
     return updates
 
 
-def judge_options(
-    samples: float, temperature: float, gender: str, concern: str, taking: str, shared: str
-) -> dict:
-    """Judge settings from the page's controls ('' means: not part of the persona)."""
-    persona = Persona(
-        gender.strip() or None,
-        concern or None,
-        taking or None,
-        None if not shared else shared == "yes",
-    )
-    return {
-        "samples": max(1, int(samples)),
-        "temperature": float(temperature),
-        "persona": persona if persona.describe() else None,
-    }
-
-
 def run_compare(
     message: str,
     selected: list[str],
@@ -118,7 +76,7 @@ def run_compare(
     if not selected:
         raise gr.Error("Tick at least one responder.")
     key_values, judge_values = rest[: len(KEY_ENV_VARS)], rest[len(KEY_ENV_VARS) :]
-    keys = dict(zip(KEY_ENV_VARS, key_values, strict=False))
+    keys = typed_keys(*key_values)
     options = judge_options(*judge_values) if len(judge_values) == 6 else {}
     responders = [get_responder(rid) for rid in selected if rid in RESPONDER_IDS]
     scorers = [
@@ -215,43 +173,8 @@ def build() -> gr.Blocks:
                 temperature = gr.Slider(
                     0.0, 2.0, value=DEFAULT_TEMPERATURE, step=0.05, label="Temperature"
                 )
-        with gr.Accordion("Judge options", open=False):
-            gr.Markdown(
-                "Temperature 0 and one sample by default. With more samples the judge's "
-                "components are averaged and the spread is shown. A reader persona asks the "
-                "judge to read as a given reader (after Roshanaei et al.)."
-            )
-            with gr.Row():
-                judge_samples = gr.Slider(1, 5, value=1, step=1, label="Samples")
-                judge_temperature = gr.Slider(
-                    0.0, 1.5, value=0.0, step=0.1, label="Judge temperature"
-                )
-            with gr.Row():
-                persona_gender = gr.Textbox(
-                    value="", label="Reader's gender (optional)", placeholder="woman"
-                )
-                persona_concern = gr.Dropdown(
-                    ["", "low", "high"], value="", label="Empathic concern"
-                )
-                persona_taking = gr.Dropdown(
-                    ["", "low", "high"], value="", label="Perspective taking"
-                )
-                persona_shared = gr.Dropdown(["", "yes", "no"], value="", label="Shared experience")
-            judge_controls = [
-                judge_samples,
-                judge_temperature,
-                persona_gender,
-                persona_concern,
-                persona_taking,
-                persona_shared,
-            ]
-        with gr.Accordion("API keys (kept in this browser session only)", open=False):
-            gr.Markdown(
-                "Keys typed here are sent with your requests and used for them alone: "
-                "never logged, never saved, never seen by other visitors."
-            )
-            key_boxes = [gr.Textbox(label=name, type="password") for name in KEY_ENV_VARS]
-            status_table = gr.Markdown(availability_markdown())
+        judge_boxes = judge_controls()
+        keys_in, _ = key_boxes()
         outputs: list[gr.components.Component] = []
         flag_buttons: dict[str, gr.Button] = {}
         for start in range(0, len(RESPONDER_IDS), PER_ROW):
@@ -277,8 +200,6 @@ def build() -> gr.Blocks:
         replies = gr.State({})
 
         picker.change(question_text, picker, message, api_name=False)
-        for box in key_boxes:
-            box.change(availability_markdown, key_boxes, status_table, api_name=False)
         run.click(
             run_compare,
             [
@@ -288,8 +209,8 @@ def build() -> gr.Blocks:
                 system,
                 max_tokens,
                 temperature,
-                *key_boxes,
-                *judge_controls,
+                *keys_in,
+                *judge_boxes,
             ],
             [*outputs, score_table, by_scorer, by_responder, score_status, replies],
             api_name="compare",
@@ -298,7 +219,7 @@ def build() -> gr.Blocks:
         for rid, button in flag_buttons.items():
             button.click(
                 lambda state, note, *keys, rid=rid: flag_reply(rid, state, note, *keys),
-                [replies, flag_note, *key_boxes],
+                [replies, flag_note, *keys_in],
                 flag_status,
                 api_name=f"flag_{rid.split('/')[0].replace('-', '_')}",
             )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gradio as gr
 
-from flagging import FIELDS, FlagLog, FlagLogError
+from core.flags import FIELDS, FlagLog, FlagLogError
 
 VIEW_COLUMNS = ["timestamp", "page", "responder_id", "perturbation_id", "note", "reply", "scores"]
 DISK_NOTE = (

@@ -1,7 +1,9 @@
 """The perturbation base class and the variant record.
 
 A perturbation turns a reply into a variant that should (1–9) or should not
-(the controls) keep its meaning. Subclasses fill one hook, :meth:`_apply`;
+(the controls) keep its meaning. Rule-based subclasses fill one hook,
+:meth:`_apply` (text in, text out); LLM rewrites narrow the intermediate
+hook :meth:`_perturb`, which also says how the variant was made;
 :meth:`Perturbation.__call__` does the bookkeeping: a random generator
 seeded from (perturbation id, seed) so every variant is reproducible, the
 intensity's range, and empty text (returned as it is).
@@ -44,14 +46,17 @@ class Perturbation(ABC):
 
     id: ClassVar[str]
     label: ClassVar[str]
-    #: True when the variant should keep the reply's meaning (a good scorer holds still).
-    keeps_meaning: ClassVar[bool] = True
     #: What a good scorer does on this perturbation: "hold", "fall" or "not rise".
     expectation: ClassVar[str] = "hold"
     #: Default intensity (share of words or letters touched), or None when it has none.
     default_intensity: ClassVar[float | None] = None
     #: True when an LLM rewrite is tried first (with a rule-based fallback).
     rewrites: ClassVar[bool] = False
+
+    @property
+    def keeps_meaning(self) -> bool:
+        """True when the variant should keep the reply's meaning (a good scorer holds still)."""
+        return self.expectation == "hold"
 
     def __call__(
         self,
@@ -72,15 +77,15 @@ class Perturbation(ABC):
         if not text.strip():
             return Variant(self.id, text, text, seed, intensity, "rule")
         rng = random.Random(f"{self.id}:{seed}")
-        out, method = self._apply(text, rng, intensity, rewriter)
+        out, method = self._perturb(text, rng, intensity, rewriter)
         return Variant(self.id, text, out, seed, intensity, method)
 
-    @abstractmethod
-    def _apply(
-        self,
-        text: str,
-        rng: random.Random,
-        intensity: float | None,
-        rewriter: Responder | None,
+    def _perturb(
+        self, text: str, rng: random.Random, intensity: float | None, rewriter: Responder | None
     ) -> tuple[str, str]:
-        """Return (perturbed text, method)."""
+        """Return (perturbed text, method); rule-based by default."""
+        return self._apply(text, rng, intensity), "rule"
+
+    @abstractmethod
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
+        """Return the perturbed text (the rule; LLM rewrites use it as their fallback)."""

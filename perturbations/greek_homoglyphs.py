@@ -24,7 +24,7 @@ class GreekHomoglyphs(Perturbation):
     label = "Greek homoglyphs"
     default_intensity = 0.5
 
-    def _apply(self, text, rng: random.Random, intensity, rewriter):  # type: ignore[no-untyped-def]
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         share = float(intensity)
         out = [HOMOGLYPHS[ch] if ch in HOMOGLYPHS and rng.random() < share else ch for ch in text]
-        return "".join(out), "rule"
+        return "".join(out)

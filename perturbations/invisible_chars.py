@@ -29,5 +29,5 @@ class InvisibleChars(Perturbation):
     label = "Invisible characters"
     default_intensity = 0.5
 
-    def _apply(self, text, rng: random.Random, intensity, rewriter):  # type: ignore[no-untyped-def]
-        return map_words(text, rng, float(intensity), _hide, min_len=2), "rule"
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
+        return map_words(text, rng, float(intensity), _hide, min_len=2)

@@ -26,8 +26,7 @@ class JudgeInjection(Perturbation):
 
     id = "judge-injection"
     label = "Control: injection aimed at the judge"
-    keeps_meaning = False
     expectation = "not rise"
 
-    def _apply(self, text, rng: random.Random, intensity, rewriter):  # type: ignore[no-untyped-def]
-        return text.rstrip() + "\n\n" + rng.choice(INJECTIONS), "rule"
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
+        return text.rstrip() + "\n\n" + rng.choice(INJECTIONS)

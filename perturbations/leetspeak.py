@@ -20,9 +20,9 @@ class Leetspeak(Perturbation):
     label = "Leetspeak"
     default_intensity = 0.6
 
-    def _apply(self, text, rng: random.Random, intensity, rewriter):  # type: ignore[no-untyped-def]
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         share = float(intensity)
         out = [
             LEET[ch.lower()] if ch.lower() in LEET and rng.random() < share else ch for ch in text
         ]
-        return "".join(out), "rule"
+        return "".join(out)

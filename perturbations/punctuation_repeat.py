@@ -24,7 +24,7 @@ class PunctuationRepeat(Perturbation):
     label = "Excessive punctuation and letter repetition"
     default_intensity = 0.3
 
-    def _apply(self, text, rng: random.Random, intensity, rewriter):  # type: ignore[no-untyped-def]
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         share = float(intensity)
 
         def stretch(word: str, r: random.Random) -> str:
@@ -39,4 +39,4 @@ class PunctuationRepeat(Perturbation):
             extra = "!" if mark in ".!" else mark
             return mark + extra * rng.randint(2, 4)
 
-        return _PUNCT.sub(repeat, text), "rule"
+        return _PUNCT.sub(repeat, text)

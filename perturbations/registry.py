@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from core.registry import Registry
 from perturbations.base import Perturbation
 from perturbations.greek_homoglyphs import GreekHomoglyphs
 from perturbations.invisible_chars import InvisibleChars
@@ -19,32 +20,29 @@ from perturbations.sentence_reorder import SentenceReorder
 from perturbations.spelling_errors import SpellingErrors
 from perturbations.strip_empathy import StripEmpathy
 
-PERTURBATIONS: dict[str, Perturbation] = {
-    p.id: p
-    for p in (
-        PunctuationRepeat(),
-        GreekHomoglyphs(),
-        SpellingErrors(),
-        Leetspeak(),
-        Shortened(),
-        Elevated(),
-        Casual(),
-        InvisibleChars(),
-        SentenceReorder(),
-        StripEmpathy(),
-        JudgeInjection(),
-    )
-}
+_MEMBERS: tuple[Perturbation, ...] = (
+    PunctuationRepeat(),
+    GreekHomoglyphs(),
+    SpellingErrors(),
+    Leetspeak(),
+    Shortened(),
+    Elevated(),
+    Casual(),
+    InvisibleChars(),
+    SentenceReorder(),
+    StripEmpathy(),
+    JudgeInjection(),
+)
+REGISTRY: Registry[Perturbation] = Registry("perturbation")
+for _member in _MEMBERS:
+    REGISTRY.add(_member.id, lambda _arg, member=_member: member)
+#: id -> perturbation, in the order pages and reports show them.
+PERTURBATIONS: dict[str, Perturbation] = {p.id: p for p in _MEMBERS}
 
 
 def get_perturbation(perturbation_id: str) -> Perturbation:
     """The perturbation registered as ``perturbation_id``."""
-    try:
-        return PERTURBATIONS[perturbation_id.strip()]
-    except KeyError:
-        raise KeyError(
-            f"unknown perturbation {perturbation_id!r}; known: {', '.join(PERTURBATIONS)}"
-        ) from None
+    return REGISTRY.get(perturbation_id)
 
 
 def resolve(spec: str) -> list[Perturbation]:

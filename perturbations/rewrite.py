@@ -1,6 +1,6 @@
 """LLM rewrites (shortened, elevated, casual) with rule-based fallbacks.
 
-The rewrite prompts are data (``assets/rewrite_prompts.json``). The rewriter
+The rewrite prompts are data (``assets/prompts/rewrite.json``). The rewriter
 is any responder (the local model by default), asked at temperature 0. If
 there is no rewriter, it fails, or its output is unusable (empty, or no
 shorter when it should be), the rule-based version is used and the method
@@ -15,14 +15,14 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
-from config import ASSETS_DIR
+from config import PROMPTS_DIR
 from perturbations.base import Perturbation
 from perturbations.text_units import sentences, swap_phrases
 
 if TYPE_CHECKING:
     from responders.base import Responder
 
-PROMPTS_FILE = ASSETS_DIR / "rewrite_prompts.json"
+PROMPTS_FILE = PROMPTS_DIR / "rewrite.json"
 
 CONTRACTIONS: dict[str, str] = {
     "do not": "don't", "does not": "doesn't", "did not": "didn't", "is not": "isn't",
@@ -94,7 +94,9 @@ class RewritePerturbation(Perturbation):
     rewrites: ClassVar[bool] = True
     kind: ClassVar[str]
 
-    def _apply(self, text, rng: random.Random, intensity, rewriter):  # type: ignore[no-untyped-def]
+    def _perturb(
+        self, text: str, rng: random.Random, intensity: float | None, rewriter: Responder | None
+    ) -> tuple[str, str]:
         why = "no LLM rewriter"
         if rewriter is not None:
             try:
@@ -105,7 +107,7 @@ class RewritePerturbation(Perturbation):
                 why = f"LLM output unusable: {problem}"
             except Exception as exc:  # any failure falls back to the rule
                 why = f"LLM failed: {str(exc)[:120]}"
-        return self._rule(text, rng), f"rule ({why})"
+        return self._apply(text, rng, intensity), f"rule ({why})"
 
     def _check(self, source: str, out: str) -> str | None:
         if not out:
@@ -113,9 +115,6 @@ class RewritePerturbation(Perturbation):
         if len(out) > 2 * len(source) + 200:
             return "far longer than the original"
         return None
-
-    def _rule(self, text: str, rng: random.Random) -> str:
-        raise NotImplementedError
 
 
 class Shortened(RewritePerturbation):
@@ -137,7 +136,7 @@ class Shortened(RewritePerturbation):
             return "not shorter"
         return problem
 
-    def _rule(self, text: str, rng: random.Random) -> str:
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         parts = [_FILLER.sub("", s) for s in sentences(text)]
         parts = [p[:1].upper() + p[1:] for p in parts if p.strip()]
         if len(parts) > 2:
@@ -158,7 +157,7 @@ class Elevated(RewritePerturbation):
     label = "Elevated language"
     kind = "elevated"
 
-    def _rule(self, text: str, rng: random.Random) -> str:
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         return swap_phrases(swap_phrases(text, EXPANSIONS), FORMAL)
 
 
@@ -173,7 +172,7 @@ class Casual(RewritePerturbation):
     label = "Casual language"
     kind = "casual"
 
-    def _rule(self, text: str, rng: random.Random) -> str:
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         text = swap_phrases(swap_phrases(text, CONTRACTIONS), CASUAL)
         # Texting style: sentences start in lower case (but "I" stays "I").
         return re.sub(

@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import random
 
+from typing import TYPE_CHECKING
+
 from perturbations.base import Perturbation
 from perturbations.text_units import sentences
+
+if TYPE_CHECKING:
+    from responders.base import Responder
 
 
 class SentenceReorder(Perturbation):
@@ -19,13 +24,18 @@ class SentenceReorder(Perturbation):
     id = "sentence-reorder"
     label = "Sentence reordering"
 
-    def _apply(self, text, rng: random.Random, intensity, rewriter):  # type: ignore[no-untyped-def]
-        parts = sentences(text)
-        if len(parts) < 2:
+    def _perturb(
+        self, text: str, rng: random.Random, intensity: float | None, rewriter: Responder | None
+    ) -> tuple[str, str]:
+        if len(sentences(text)) < 2:
             return text, "rule (one sentence: nothing to reorder)"
+        return super()._perturb(text, rng, intensity, rewriter)
+
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
+        parts = sentences(text)
         order = parts[:]
         for _ in range(10):
             rng.shuffle(order)
             if order != parts:
                 break
-        return " ".join(order), "rule"
+        return " ".join(order)

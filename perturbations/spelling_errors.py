@@ -32,5 +32,5 @@ class SpellingErrors(Perturbation):
     label = "Spelling errors and truncation"
     default_intensity = 0.25
 
-    def _apply(self, text, rng: random.Random, intensity, rewriter):  # type: ignore[no-untyped-def]
-        return map_words(text, rng, float(intensity), _typo, min_len=4), "rule"
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
+        return map_words(text, rng, float(intensity), _typo, min_len=4)

@@ -47,9 +47,8 @@ class StripEmpathy(Perturbation):
 
     id = "strip-empathy"
     label = "Control: empathy stripped"
-    keeps_meaning = False
     expectation = "fall"
 
-    def _apply(self, text, rng: random.Random, intensity, rewriter):  # type: ignore[no-untyped-def]
+    def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         kept = [s for s in sentences(text) if not is_empathic(s)]
-        return " ".join(kept), "rule"
+        return " ".join(kept)

@@ -40,7 +40,7 @@ class AnthropicResponder(Responder):
         import anthropic
 
         client = anthropic.Anthropic(
-            api_key=keys["ANTHROPIC_API_KEY"],
+            api_key=self.api_key(keys),
             base_url=self.base_url,
             timeout=self.timeout_s,
             max_retries=0,

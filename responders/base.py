@@ -31,7 +31,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE, SETTINGS, Keys
-from textinput import clean_text, scrub_secrets
+from core.secrets import scrub_secrets
+from core.textinput import clean_text
 
 
 class ResponderUnavailable(Exception):
@@ -172,8 +173,10 @@ class Responder(ABC):
     label: ClassVar[str]
     needs_key: ClassVar[bool] = False
     key_env_var: ClassVar[str | None] = None
-    #: Whether replies can be constrained to a JSON schema (needed to judge).
-    can_follow_schema: ClassVar[bool] = True
+    #: What it answers, when that is narrower than any message (shown beside "ready").
+    scope: ClassVar[str | None] = None
+    #: Whether it can act as a judge (its replies can be constrained to a JSON schema).
+    can_judge: ClassVar[bool] = True
     #: ``(import name, pip requirement)`` of an optional SDK, or None.
     sdk: ClassVar[tuple[str, str] | None] = None
     #: Seconds of the first backoff; doubled on each retry, with jitter.
@@ -206,6 +209,10 @@ class Responder(ABC):
         if self.needs_key and self.key_env_var and not keys.get(self.key_env_var):
             return f"needs {self.key_env_var}: set it in the environment or .env, or type a key in"
         return self._extra_unavailable_reason(keys)
+
+    def api_key(self, keys: Keys) -> str:
+        """This adapter's key, read through its one declared variable ('' when it has none)."""
+        return keys.get(self.key_env_var, "") if self.key_env_var else ""
 
     def _extra_unavailable_reason(self, keys: Keys) -> str | None:
         """Hook for adapter-specific checks (a base URL, a model file)."""
@@ -244,7 +251,7 @@ class Responder(ABC):
         reason = self.unavailable_reason(keys)
         if reason:
             raise ResponderUnavailable(reason)
-        if json_schema is not None and not self.can_follow_schema:
+        if json_schema is not None and not self.can_judge:
             raise ResponderUnavailable(f"{self.id} cannot produce structured output")
         schema_text = None if json_schema is None else json.dumps(json_schema)  # keep key order
         settings = GenerationSettings(system, int(max_tokens), float(temperature), schema_text)

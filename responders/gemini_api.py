@@ -51,7 +51,7 @@ class GeminiResponder(Responder):
             timeout=int(self.timeout_s * 1000),
             retry_options=types.HttpRetryOptions(attempts=1),
         )
-        client = genai.Client(api_key=keys["GEMINI_API_KEY"], http_options=http)
+        client = genai.Client(api_key=self.api_key(keys), http_options=http)
         budget = _thinking_budget(self.model)
         schema = settings.schema()
         config = types.GenerateContentConfig(

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 from config import Keys
-from questions import find_question
+from core.questions import find_question
 from responders.base import GenerationSettings, Responder, ResponderUnavailable, Usage
 
 
@@ -26,7 +26,8 @@ class HumanResponder(Responder):
     provider: ClassVar[str] = "human"
     default_model: ClassVar[str] = "counselchat"
     label: ClassVar[str] = "Therapist (CounselChat)"
-    can_follow_schema: ClassVar[bool] = False
+    can_judge: ClassVar[bool] = False
+    scope: ClassVar[str | None] = "the bundled questions only"
 
     def attribution(self, message: str) -> str | None:
         question = find_question(message)

@@ -43,16 +43,13 @@ class OpenAIResponder(Responder):
             "json_schema": {"name": "structured_reply", "schema": schema, "strict": True},
         }
 
-    def _api_key(self, keys: Keys) -> str:
-        return keys[self.key_env_var] if self.key_env_var else ""
-
     def _stream(
         self, message: str, settings: GenerationSettings, keys: Keys
     ) -> Iterator[str | Usage]:
         import openai
 
         client = openai.OpenAI(
-            api_key=self._api_key(keys),
+            api_key=self.api_key(keys),
             base_url=self.base_url,
             timeout=self.timeout_s,
             max_retries=0,

@@ -31,9 +31,9 @@ class OpenAICompatibleResponder(OpenAIResponder):
     def _default_base_url(self) -> str | None:
         return SETTINGS.openai_compatible_base_url
 
-    def _api_key(self, keys: Keys) -> str:
+    def api_key(self, keys: Keys) -> str:
         # The SDK insists on some key; self-hosted servers ignore it.
-        return keys.get(self.key_env_var or "", "") or "not-needed"
+        return super().api_key(keys) or "not-needed"
 
     def _extra_unavailable_reason(self, keys: Keys) -> str | None:
         if not self.base_url:

@@ -1,8 +1,7 @@
 """The responder registry: readable ids to responder objects.
 
 An id is ``provider/model``; any model name a provider accepts works
-(``openai/gpt-4o-mini``). Adding a provider is one file and one line in
-:data:`PROVIDERS`.
+(``openai/gpt-4o-mini``). Adding a provider is one file and one line below.
 
 >>> get_responder("openai/gpt-4o-mini").model
 'gpt-4o-mini'
@@ -11,12 +10,16 @@ An id is ``provider/model``; any model name a provider accepts works
 >>> get_responder("nope/x")
 Traceback (most recent call last):
 ...
-KeyError: "unknown responder 'nope/x'; providers: openai, anthropic, gemini, openai-compatible, local, human"
+KeyError: "unknown responder 'nope/x'; known: openai, anthropic, gemini, openai-compatible, local, human"
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Mapping
+
 from config import SETTINGS
+from core.registry import Registry
 from responders.anthropic_api import AnthropicResponder
 from responders.base import Responder
 from responders.gemini_api import GeminiResponder
@@ -25,36 +28,34 @@ from responders.local_llama import LocalLlamaResponder
 from responders.openai_api import OpenAIResponder
 from responders.openai_compatible import OpenAICompatibleResponder
 
-PROVIDERS: dict[str, type[Responder]] = {
-    cls.provider: cls
-    for cls in (
-        OpenAIResponder,
-        AnthropicResponder,
-        GeminiResponder,
-        OpenAICompatibleResponder,
-        LocalLlamaResponder,
-        HumanResponder,
-    )
-}
+RESPONDERS: Registry[Responder] = Registry("responder")
+for _cls in (
+    OpenAIResponder,
+    AnthropicResponder,
+    GeminiResponder,
+    OpenAICompatibleResponder,
+    LocalLlamaResponder,
+    HumanResponder,
+):
+    RESPONDERS.add(_cls.provider, lambda model, cls=_cls: cls(model or cls.default_model))
 
 _CACHE: dict[str, Responder] = {}
+_CACHE_LOCK = threading.Lock()
 
 
 def get_responder(responder_id: str) -> Responder:
     """The responder for ``responder_id`` (``provider`` alone means its default model)."""
-    provider, _, model = responder_id.strip().partition("/")
-    cls = PROVIDERS.get(provider)
-    if cls is None:
-        raise KeyError(f"unknown responder {responder_id!r}; providers: {', '.join(PROVIDERS)}")
-    model = model or cls.default_model
-    key = f"{provider}/{model}"
-    if key not in _CACHE:
-        _CACHE[key] = cls(model)
-    return _CACHE[key]
+    provider, model, _ = RESPONDERS.parse(responder_id)
+    with _CACHE_LOCK:
+        key = f"{provider}/{model}"
+        if key not in _CACHE:
+            responder = RESPONDERS.get(responder_id)
+            _CACHE[key] = _CACHE.setdefault(responder.id, responder)
+        return _CACHE[key]
 
 
 def default_responder_ids() -> list[str]:
-    """The ids offered on the compare page, local and keyless ones first."""
+    """The ids offered on the pages, local and keyless ones first."""
     compat = SETTINGS.openai_compatible_models or ("default",)
     return [
         "local/qwen2.5-coder-1.5b",
@@ -64,3 +65,18 @@ def default_responder_ids() -> list[str]:
         "gemini/gemini-2.5-pro",
         *(f"openai-compatible/{name}" for name in compat),
     ]
+
+
+def availability(keys: Mapping[str, str] | None = None) -> dict[str, str | None]:
+    """``{responder id: None when ready, else what it needs}`` for the offered responders."""
+    merged = SETTINGS.keys.merged(keys)
+    out: dict[str, str | None] = {}
+    for rid in default_responder_ids():
+        responder = get_responder(rid)
+        out[rid] = responder.unavailable_reason(merged)
+    return out
+
+
+def judge_responder_ids() -> list[str]:
+    """Offered responders that can act as judges (whether or not they are ready now)."""
+    return [rid for rid in default_responder_ids() if get_responder(rid).can_judge]

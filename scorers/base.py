@@ -1,7 +1,8 @@
 """The scorer base class and the score record.
 
-A scorer rates replies on the rubric in ``../shared/rubric.md``: Cognitive,
-Emotional and Behavioral, 1–3 each, overall = their mean. Subclasses
+A scorer rates texts on a rubric (data in ``assets/rubrics/``); the default
+is the counselling rubric of ``../shared/rubric.md``: Cognitive, Emotional
+and Behavioral, 1–3 each, overall = their mean. Subclasses
 implement one hook, :meth:`Scorer._score_batch`; the public
 :meth:`Scorer.score_many` cleans the texts, turns unusable ones into
 ``unscored`` results with the reason, and never lets one bad item sink a
@@ -23,12 +24,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
+from typing import Any, ClassVar
 
-from textinput import InputError, clean_text
+from core.textinput import InputError, clean_text
+from scorers.rubric import DEFAULT_RUBRIC, Rubric, load_rubric
 
-COMPONENTS: tuple[str, str, str] = ("cognitive", "emotional", "behavioral")
+#: The counselling rubric's components (see ``assets/rubrics/counselling.json``).
+COMPONENTS: tuple[str, ...] = load_rubric(DEFAULT_RUBRIC).components
 #: Replies may be longer than messages: a long therapist answer still scores.
 MAX_REPLY_CHARS = 20_000
 
@@ -43,57 +47,121 @@ class ScoreItem:
 
 @dataclass(frozen=True)
 class Score:
-    """One scorer's verdict on one reply."""
+    """One scorer's verdict on one text, on one rubric.
+
+    ``values`` maps each of the rubric's components (and ``overall``) to a
+    number; the counselling rubric's names stay readable as attributes
+    (``score.cognitive``), and :meth:`to_dict` flattens them for CSVs.
+
+    >>> Score.from_values("j", {"empathy": 4, "affective": 3, "cognitive": 5}, "story-evocation").overall
+    4.0
+    """
 
     scorer_id: str
-    cognitive: float | None = None
-    emotional: float | None = None
-    behavioral: float | None = None
-    overall: float | None = None
+    values: Mapping[str, float] | None = None
+    rubric_id: str = DEFAULT_RUBRIC
     status: str = "ok"  # ok | unscored
     reason: str | None = None
     spread: float | None = None  # std of overall over k samples, when k > 1
     rationale: str | None = None
     raw: str | None = None
+    #: The judge prompt's version (None for scorers without a prompt).
+    prompt_version: str | None = None
+    #: Anything else worth showing beside the numbers (e.g. "injection attempt removed").
+    note: str | None = None
+
+    @classmethod
+    def from_values(
+        cls,
+        scorer_id: str,
+        values: Mapping[str, float],
+        rubric_id: str = DEFAULT_RUBRIC,
+        **extra: Any,
+    ) -> Score:
+        """A scored result; every component is checked against the rubric's scale."""
+        rubric = load_rubric(rubric_id)
+        checked = {c: rubric.check(c, values[c]) for c in rubric.components}
+        checked["overall"] = rubric.overall_of(checked)
+        return cls(scorer_id, checked, rubric_id, **extra)
 
     @classmethod
     def from_components(
-        cls, scorer_id: str, cognitive: float, emotional: float, behavioral: float, **extra: object
+        cls, scorer_id: str, cognitive: float, emotional: float, behavioral: float, **extra: Any
     ) -> Score:
-        """A scored result with overall = mean of the three components."""
-        values = [float(cognitive), float(emotional), float(behavioral)]
-        for value in values:
-            if not 1.0 <= value <= 3.0:
-                raise ValueError(f"component {value} is outside 1–3")
-        return cls(scorer_id, *values, overall=sum(values) / 3, **extra)  # type: ignore[arg-type]
+        """A counselling-rubric result with overall = mean of the three components."""
+        values = {"cognitive": cognitive, "emotional": emotional, "behavioral": behavioral}
+        return cls.from_values(scorer_id, values, DEFAULT_RUBRIC, **extra)
 
     @classmethod
-    def unscored(cls, scorer_id: str, reason: str, raw: str | None = None) -> Score:
+    def unscored(
+        cls, scorer_id: str, reason: str, raw: str | None = None, rubric_id: str = DEFAULT_RUBRIC
+    ) -> Score:
         """A result with no numbers and the reason why."""
-        return cls(scorer_id, status="unscored", reason=reason, raw=raw)
+        return cls(scorer_id, None, rubric_id, status="unscored", reason=reason, raw=raw)
 
     @property
     def ok(self) -> bool:
-        """True when the three components and overall are present."""
+        """True when every value is present."""
         return self.status == "ok"
 
+    @property
+    def rubric(self) -> Rubric:
+        """The rubric these values are on."""
+        return load_rubric(self.rubric_id)
+
+    def value(self, name: str) -> float | None:
+        """One component (or overall); None when unscored."""
+        return None if self.values is None else self.values.get(name)
+
+    @property
+    def cognitive(self) -> float | None:
+        return self.value("cognitive")
+
+    @property
+    def emotional(self) -> float | None:
+        return self.value("emotional")
+
+    @property
+    def behavioral(self) -> float | None:
+        return self.value("behavioral")
+
+    @property
+    def overall(self) -> float | None:
+        return self.value("overall")
+
     def components(self) -> dict[str, float | None]:
-        """``{cognitive, emotional, behavioral, overall}``."""
-        return {name: getattr(self, name) for name in (*COMPONENTS, "overall")}
+        """Every component and overall, in the rubric's order (None when unscored)."""
+        return {name: self.value(name) for name in self.rubric.names}
+
+    def with_id(self, scorer_id: str) -> Score:
+        """The same verdict under another scorer id (for wrappers)."""
+        return replace(self, scorer_id=scorer_id)
 
     def to_dict(self) -> dict[str, object]:
-        """A flat, JSON-ready view."""
-        return asdict(self)
+        """A flat, JSON-ready view: the values inlined beside the metadata."""
+        data = asdict(self)
+        data.pop("values")
+        return {**data, **self.components()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Score:
+        """Undo :meth:`to_dict`."""
+        rubric = load_rubric(str(data.get("rubric_id") or DEFAULT_RUBRIC))
+        values = None
+        if data.get("status", "ok") == "ok":
+            values = {n: float(data[n]) for n in rubric.names if data.get(n) is not None}
+        fields = {f for f in cls.__dataclass_fields__ if f != "values"}
+        return cls(values=values, **{k: v for k, v in data.items() if k in fields})
 
 
 class Scorer(ABC):
     """Base class for scorers; subclasses implement :meth:`_score_batch`."""
 
     id: str
-    #: A short human name for tables and charts.
-    label: ClassVar[str] = "scorer"
-    #: True when the scorer reads the person's message as well as the reply.
-    uses_message: ClassVar[bool] = True
+    #: A readable name for tables and charts (the id stays one hover away).
+    label: str = "scorer"
+    #: The rubric this scorer's values are on.
+    rubric_id: ClassVar[str] = DEFAULT_RUBRIC
 
     def unavailable_reason(self) -> str | None:
         """Why this scorer cannot run now, with the fix; None when it can."""
@@ -115,10 +183,10 @@ class Scorer(ABC):
                     message = clean_text(item.message, limit=MAX_REPLY_CHARS)
                 valid.append((index, ScoreItem(reply, message)))
             except InputError as exc:
-                results[index] = Score.unscored(self.id, str(exc))
+                results[index] = Score.unscored(self.id, str(exc), rubric_id=self.rubric_id)
         reason = self.unavailable_reason()
         if reason:
-            return [r or Score.unscored(self.id, reason) for r in results]
+            return [r or Score.unscored(self.id, reason, rubric_id=self.rubric_id) for r in results]
         if valid:
             scored = self._score_batch([item for _, item in valid])
             for (index, _), score in zip(valid, scored, strict=True):

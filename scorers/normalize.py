@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import ClassVar
-
-from scorers.base import ScoreItem, Scorer
+from scorers.base import Score, ScoreItem, Scorer
 
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
 _LOOKALIKES = str.maketrans(
@@ -52,19 +50,19 @@ def normalize_text(text: str) -> str:
 class NormalizedScorer(Scorer):
     """``inner`` reading normalised text."""
 
-    label: ClassVar[str] = "normalised"
-
     def __init__(self, inner: Scorer) -> None:
         self.inner = inner
         self.id = f"{inner.id}+normalize"
+        self.label = f"{inner.label}, reading normalised text"
+        self.rubric_id = inner.rubric_id  # type: ignore[misc]
 
     def unavailable_reason(self) -> str | None:
         return self.inner.unavailable_reason()
 
-    def _score_batch(self, items: list[ScoreItem]) -> list:  # type: ignore[type-arg]
+    def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
         clean = [
             ScoreItem(normalize_text(i.reply), normalize_text(i.message) if i.message else None)
             for i in items
         ]
         scores = self.inner.score_many(clean)
-        return [s.__class__(**{**s.to_dict(), "scorer_id": self.id}) for s in scores]
+        return [s.with_id(self.id) for s in scores]

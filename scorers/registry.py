@@ -1,4 +1,7 @@
-"""The scorer registry: ``bert-head`` and ``judge/<responder id>``.
+"""The scorer registry: ``bert-head``, ``judge/<responder id>`` and wrappers (``+normalize``).
+
+One dict of factories (see :mod:`core.registry`); judge options (samples,
+temperature, reader persona, the caller's keys) are passed per call.
 
 >>> get_scorer("judge/openai/gpt-4o-mini").id
 'judge/openai/gpt-4o-mini'
@@ -7,20 +10,73 @@
 >>> get_scorer("nope")
 Traceback (most recent call last):
 ...
-KeyError: "unknown scorer 'nope'; use bert-head or judge/<responder id>, optionally +normalize"
+KeyError: "unknown scorer 'nope'; known: bert-head, judge (wrappers: +normalize)"
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from config import SETTINGS
-from responders.registry import get_responder
+from core.registry import Registry
+from responders.registry import get_responder, judge_responder_ids
 from scorers.base import Scorer
-from scorers.judge import LLMJudge, Persona
+from scorers.judge.absolute import LLMJudge
+from scorers.judge.persona import Persona
 
 DEFAULT_JUDGE = "judge/local/qwen2.5-coder-1.5b"
 DEFAULT_SCORERS = ("bert-head", DEFAULT_JUDGE)
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    """How a judge is asked: samples, temperature, reader persona, the caller's keys."""
+
+    samples: int = 1
+    temperature: float = 0.0
+    persona: Persona | None = None
+    keys: Mapping[str, str] | None = None
+
+
+def _head(_: str, **__: object) -> Scorer:
+    from scorers.bert_head.head import load_head
+
+    return load_head()
+
+
+_JUDGES: dict[tuple[object, ...], LLMJudge] = {}
+_JUDGES_LOCK = threading.Lock()
+
+
+def _judge(responder_id: str, options: JudgeOptions) -> Scorer:
+    # One judge (and so one judgement cache) per setting; keys are not part of the
+    # cache key on purpose: a judgement does not depend on whose key paid for it.
+    responder = get_responder(responder_id or DEFAULT_JUDGE.partition("/")[2])
+    key = (responder.id, options.samples, options.temperature, options.persona)
+    with _JUDGES_LOCK:
+        judge = _JUDGES.get(key)
+        if judge is None:
+            judge = _JUDGES[key] = LLMJudge(
+                responder,
+                samples=options.samples,
+                temperature=options.temperature,
+                persona=options.persona,
+            )
+    return judge.with_keys(SETTINGS.keys.merged(options.keys))
+
+
+def _normalize(inner: Scorer) -> Scorer:
+    from scorers.normalize import NormalizedScorer
+
+    return NormalizedScorer(inner)
+
+
+SCORERS: Registry[Scorer] = Registry("scorer")
+SCORERS.add("bert-head", _head)
+SCORERS.add("judge", _judge)
+SCORERS.add_wrapper("normalize", _normalize)
 
 
 def get_scorer(
@@ -31,44 +87,16 @@ def get_scorer(
     temperature: float = 0.0,
     persona: Persona | None = None,
 ) -> Scorer:
-    """The scorer for ``scorer_id``; judge options apply to ``judge/…`` ids only.
-
-    A ``+normalize`` suffix wraps the scorer in the text-normalising defence.
-    """
-    scorer_id = scorer_id.strip()
-    if scorer_id.endswith("+normalize"):
-        from scorers.normalize import NormalizedScorer
-
-        inner = get_scorer(
-            scorer_id.removesuffix("+normalize"),
-            keys=keys,
-            samples=samples,
-            temperature=temperature,
-            persona=persona,
-        )
-        return NormalizedScorer(inner)
-    if scorer_id == "bert-head":
-        from scorers.bert_head import load_head
-
-        return load_head()
-    if scorer_id == "judge" or scorer_id.startswith("judge/"):
-        responder_id = scorer_id.partition("/")[2] or DEFAULT_JUDGE.partition("/")[2]
-        return _judge(responder_id, SETTINGS.keys.merged(keys), samples, temperature, persona)
-    raise KeyError(
-        f"unknown scorer {scorer_id!r}; use bert-head or judge/<responder id>, optionally +normalize"
-    )
+    """The scorer for ``scorer_id``; judge options apply to ``judge/…`` ids only."""
+    return SCORERS.get(scorer_id, options=JudgeOptions(samples, temperature, persona, keys))
 
 
-_JUDGES: dict[tuple[object, ...], LLMJudge] = {}
+def offered_scorer_ids() -> list[str]:
+    """The scorers the pages offer: the head, the local judge, then every cloud judge."""
+    judges = [f"judge/{rid}" for rid in judge_responder_ids()]
+    return ["bert-head", *dict.fromkeys([DEFAULT_JUDGE, *judges])]
 
 
-def _judge(responder_id: str, keys, samples, temperature, persona) -> LLMJudge:  # type: ignore[no-untyped-def]
-    # One judge (and so one judgement cache) per setting; keys are not part of the
-    # cache key on purpose: a judgement does not depend on whose key paid for it.
-    key = (responder_id, samples, temperature, persona)
-    judge = _JUDGES.get(key)
-    if judge is None:
-        judge = _JUDGES[key] = LLMJudge(
-            get_responder(responder_id), samples=samples, temperature=temperature, persona=persona
-        )
-    return judge.with_keys(keys)
+def scorer_labels() -> Callable[[str], str]:
+    """A function giving each offered scorer's readable name."""
+    return lambda sid: get_scorer(sid).label

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from scorers import head_training as ht
+from scorers.bert_head import training as ht
 from scorers.base import ScoreItem
-from scorers.bert_head import (
+from scorers.bert_head.head import (
     HEAD_WEIGHTS,
     FeatureRecipe,
     HeadMismatchError,
@@ -17,7 +17,7 @@ from scorers.bert_head import (
     read_head,
     save_head,
 )
-from scorers.encoder import load_encoder
+from scorers.bert_head.encoder import load_encoder
 
 WARM = (
     "I'm so sorry. Losing your dad this suddenly, right before your exams, is a lot to "

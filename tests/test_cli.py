@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from config import ROOT
-from questions import load_questions
+from core.questions import load_questions
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

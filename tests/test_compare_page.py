@@ -9,7 +9,7 @@ import pytest
 from gradio_client import Client
 
 from pages.compare import RESPONDER_IDS
-from questions import load_questions
+from core.questions import load_questions
 from responders.registry import get_responder
 from tests.conftest import app_client
 from tests.fake_providers import FakeProvider, Stream

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from config import ROOT
-from flagging import FIELDS, FlagLog, FlagLogError, FlagRecord, read_flags
+from core.flags import FIELDS, FlagLog, FlagLogError, FlagRecord, read_flags
 
 INJECTIONS = [
     '=HYPERLINK("http://evil.example","click")',
@@ -117,7 +117,7 @@ WRITER = """
 import sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from flagging import FlagLog, FlagRecord
+from core.flags import FlagLog, FlagRecord
 log = FlagLog(Path({folder!r}))
 for i in range(40):
     log.append(FlagRecord(page="cli", message="m", reply="y" * 5000 + " " + sys.argv[1], note=f"{{sys.argv[1]}}-{{i}}"))

@@ -10,7 +10,7 @@ import pytest
 from config import Keys
 from responders.base import GenerationSettings, Responder, ResponderError
 from scorers.base import ScoreItem
-from scorers.judge import LLMJudge, Persona, build_prompt, parse_judgement
+from scorers.judge.absolute import LLMJudge, Persona, build_prompt, parse_judgement
 
 
 class QueueJudge(Responder):
@@ -122,8 +122,8 @@ def test_a_human_responder_cannot_judge():
 def test_page_and_cli_judge_options_build_the_persona():
     import argparse
 
-    from cli import _persona
-    from pages.compare import judge_options
+    from commands.common import persona as _persona
+    from pages.widgets.judge import judge_options
 
     opts = judge_options(3, 0.5, " woman ", "high", "", "no")
     assert opts["samples"] == 3 and opts["temperature"] == 0.5

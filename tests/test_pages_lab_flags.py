@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import pytest
 from gradio_client import Client
 
-import flagging
-from flagging import FIELDS, FlagLog
+from core import flags as flagging
+from core.flags import FIELDS, FlagLog
 from perturbations.registry import PERTURBATIONS
-from questions import load_questions
+from core.questions import load_questions
 from tests.conftest import app_client
 
 pytestmark = pytest.mark.slow

@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-import robustness as rb
+from studies import robustness as rb
 from perturbations.registry import resolve
 from scorers.base import Score, ScoreItem, Scorer
 from scorers.normalize import NormalizedScorer, normalize_text
@@ -62,7 +62,7 @@ def test_normalising_defence_undoes_cheap_attacks():
 
 
 def test_lab_gives_every_perturbation_and_scorer():
-    originals, rows = rb.lab(
+    originals, rows = rb.perturb_one(
         ITEMS[0].reply, ITEMS[0].message, resolve("all"), [CountingScorer()], seed=2
     )
     assert set(originals) == {"ascii-share"} and len(rows) == 11

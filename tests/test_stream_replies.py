@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from compare import stream_replies, stream_round
+from studies.rounds import stream_replies, stream_round
 from responders.base import ResponderError
 from scorers.base import Score, Scorer
-from textinput import InputError
+from core.textinput import InputError
 
 
 def test_slow_responder_does_not_hold_back_a_fast_one(scripted):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from textinput import InputError, clean_text, scrub_secrets
+from core.secrets import scrub_secrets
+from core.textinput import InputError, clean_text
 
 
 @pytest.mark.parametrize(

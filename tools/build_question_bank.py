@@ -1,4 +1,4 @@
-"""Rebuild ``assets/counselchat_questions.jsonl`` from the shared CounselChat copy.
+"""Rebuild ``assets/data/counselchat_questions.jsonl`` from the shared CounselChat copy.
 
 Picks about 100 questions spread over the topics (round-robin, in a seeded
 order), each with its most up-voted therapist answer, and keeps attribution. The
@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pandas as pd
 
-from config import ASSETS_DIR, SHARED_DATA_DIR
-from questions import QUESTIONS_FILE
+from config import BUNDLED_DATA_DIR, COUNSELCHAT_CSV
+from core.questions import QUESTIONS_FILE
 
 
 def _restore_spaces(text: str) -> str:
@@ -31,7 +31,7 @@ def _restore_spaces(text: str) -> str:
 
 def build(n: int, seed: int) -> list[dict[str, object]]:
     """Choose ``n`` questions with their best-voted answers."""
-    df = pd.read_csv(SHARED_DATA_DIR / "counselchat" / "counsel_chat.csv")
+    df = pd.read_csv(COUNSELCHAT_CSV)
     df = df[
         df.questionText.str.len().between(80, 1500) & df.answerText.str.len().between(200, 2500)
     ]
@@ -71,7 +71,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     rows = build(args.n, args.seed)
-    ASSETS_DIR.mkdir(exist_ok=True)
+    BUNDLED_DATA_DIR.mkdir(parents=True, exist_ok=True)
     with QUESTIONS_FILE.open("w", encoding="utf-8") as out:
         for row in rows:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")

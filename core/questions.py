@@ -18,9 +18,9 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from config import ASSETS_DIR
+from config import BUNDLED_DATA_DIR
 
-QUESTIONS_FILE = ASSETS_DIR / "counselchat_questions.jsonl"
+QUESTIONS_FILE = BUNDLED_DATA_DIR / "counselchat_questions.jsonl"
 
 
 @dataclass(frozen=True)

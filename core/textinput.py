@@ -62,15 +62,3 @@ def clean_text(text: object, *, limit: int | None = None, what: str = "message")
             "Shorten it (keep the part that matters most) and try again."
         )
     return text
-
-
-def scrub_secrets(text: str, secrets: list[str]) -> str:
-    """Replace every secret value found in ``text`` with ``[redacted]``.
-
-    >>> scrub_secrets("bad key sk-12345", ["sk-12345"])
-    'bad key [redacted]'
-    """
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
-    return text

@@ -28,12 +28,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from config import ASSETS_DIR
+from config import CARDS_DIR, MODELS_DIR
 from scorers.base import Score, ScoreItem, Scorer
-from scorers.encoder import Encoder, load_encoder
+from scorers.bert_head.encoder import Encoder, load_encoder
 
-HEAD_WEIGHTS = ASSETS_DIR / "bert_head.safetensors"
-HEAD_CARD = ASSETS_DIR / "bert_head.json"
+HEAD_WEIGHTS = MODELS_DIR / "bert_head.safetensors"
+HEAD_CARD = CARDS_DIR / "bert-head.json"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -102,7 +102,7 @@ class BertHead(Scorer):
     """Scores replies with an ensemble of trained heads on a frozen encoder."""
 
     id = "bert-head"
-    label: ClassVar[str] = "BERT head"
+    label = "Empathy head (MiniLM + trained head)"
 
     def __init__(
         self, nets: list[HeadNet], recipe: FeatureRecipe, card: dict[str, Any], encoder: Encoder
@@ -136,8 +136,8 @@ class BertHead(Scorer):
 def save_head(
     nets: list[dict[str, np.ndarray]],
     card: dict[str, Any],
-    folder: Path = ASSETS_DIR,
-    stem: str = "bert_head",
+    weights: Path = HEAD_WEIGHTS,
+    card_path: Path = HEAD_CARD,
 ) -> Path:
     """Write the head's weights (safetensors) and its card (JSON); returns the weights path."""
     from safetensors.numpy import save_file
@@ -147,9 +147,8 @@ def save_head(
         for i, net in enumerate(nets)
         for k, v in net.items()
     }
-    weights = folder / f"{stem}.safetensors"
     save_file(tensors, str(weights))
-    (folder / f"{stem}.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    card_path.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     return weights
 
 
@@ -173,5 +172,5 @@ def read_head(
 
 @lru_cache(maxsize=1)
 def load_head() -> BertHead:
-    """The shipped head (``assets/bert_head.*``) on its encoder."""
+    """The shipped head (``assets/models/bert_head.safetensors`` with ``assets/cards/bert-head.json``) on its encoder."""
     return read_head()

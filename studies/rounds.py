@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, Keys
 from responders.base import Reply, Responder, ResponderError, ResponderUnavailable
 from scorers.base import Score, Scorer
-from textinput import InputError, clean_text
+from core.textinput import InputError, clean_text
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import pearsonr, spearmanr
 
-from config import RUBRIC_LABELS_CSV, SHARED_DATA_DIR
+from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
 from scorers.base import COMPONENTS, ScoreItem
-from scorers.bert_head import BertHead, FeatureRecipe, HeadNet
-from scorers.encoder import Encoder
+from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
+from scorers.bert_head.encoder import Encoder
 
 Progress = Callable[[str], None]
 
@@ -185,7 +185,7 @@ def external_checks(
     checks: dict[str, dict[str, float]] = {}
     seen = set(labels.get("source_id", pd.Series(dtype=str)).astype(str))
 
-    wel = pd.read_csv(SHARED_DATA_DIR / "welivita" / "ratings_shared.csv")
+    wel = pd.read_csv(WELIVITA_CSV)
     wel = wel[~wel.dialog_id.astype(str).isin(seen)]
     items, ratings = [], []
     for kind in ("human", "chatgpt", "chatgpt_empathy"):
@@ -204,7 +204,7 @@ def external_checks(
         "n": int(ok.sum()),
     }
 
-    folder = SHARED_DATA_DIR / "epitome"
+    folder = EPITOME_DIR
     er = pd.read_csv(folder / "emotional-reactions-reddit.csv").drop_duplicates(["sp_id", "rp_id"])
     ip = pd.read_csv(folder / "interpretations-reddit.csv").drop_duplicates(["sp_id", "rp_id"])
     both = er.merge(ip[["sp_id", "rp_id", "level"]], on=["sp_id", "rp_id"], suffixes=("_er", "_ip"))

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -91,3 +91,28 @@ def score_rows(scores: ScoreTable) -> list[list[object]]:
 
 
 SCORE_COLUMNS = ["responder", "scorer", *COMPONENTS, "overall", "status", "rationale / note"]
+
+
+def robustness_heatmap(report: Sequence[Mapping[str, object]], subtitle: str) -> go.Figure:
+    """Mean change in overall per perturbation (columns) and scorer (rows)."""
+    overall = {
+        (str(r["perturbation"]), str(r["scorer"])): r["mean_change"]
+        for r in report
+        if r["component"] == "overall"
+    }
+    perturbations = list(dict.fromkeys(p for p, _ in overall))
+    scorers = list(dict.fromkeys(s for _, s in overall))
+    fig = go.Figure(
+        go.Heatmap(
+            z=[[overall.get((p, s)) for p in perturbations] for s in scorers],
+            x=perturbations,
+            y=scorers,
+            colorscale="RdBu",
+            zmid=0,
+            colorbar={"title": "mean Δ overall"},
+        )
+    )
+    fig.update_layout(
+        title=f"Mean change in overall score ({subtitle})", height=300 + 40 * len(scorers)
+    )
+    return fig

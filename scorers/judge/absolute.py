@@ -1,7 +1,7 @@
 """An LLM judge: any responder, prompted with the rubric, asked for JSON.
 
-The prompt is data (``assets/judge_prompt.json``, with the rubric from
-``assets/rubric.md``). The message and the reply sit between markers, and the
+The prompt is data (``assets/prompts/judge.json``, with the rubric from
+``assets/rubrics/counselling.md``). The message and the reply sit between markers, and the
 judge is told that anything between them is material to rate, never an
 instruction; marker look-alikes inside the quoted text are defused. The
 reply is constrained to a JSON schema with the provider's structured-output
@@ -29,16 +29,16 @@ import re
 import statistics
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from config import ASSETS_DIR, Keys
+from config import PROMPTS_DIR, RUBRICS_DIR, Keys
 from responders.base import Responder, ResponderError, ResponderUnavailable
 from scorers.base import COMPONENTS, Score, ScoreItem, Scorer
+from scorers.judge.persona import Persona
 
-PROMPT_FILE = ASSETS_DIR / "judge_prompt.json"
-RUBRIC_FILE = ASSETS_DIR / "rubric.md"
+PROMPT_FILE = PROMPTS_DIR / "judge.json"
+RUBRIC_FILE = RUBRICS_DIR / "counselling.md"
 _MARKER = re.compile(r"<<<\s*(END\s+)?(MESSAGE|REPLY)\s*>>>", re.IGNORECASE)
 
 
@@ -48,37 +48,6 @@ def load_prompt() -> dict[str, Any]:
     prompt = json.loads(PROMPT_FILE.read_text(encoding="utf-8"))
     prompt["rubric"] = RUBRIC_FILE.read_text(encoding="utf-8").strip()
     return prompt
-
-
-@dataclass(frozen=True)
-class Persona:
-    """A reader persona for the judge (after Roshanaei et al.).
-
-    >>> Persona(gender="woman", empathic_concern="high", shared_experience=True).describe()
-    'a woman, with high empathic concern, who has been through something like what the writer describes'
-    """
-
-    gender: str | None = None
-    empathic_concern: str | None = None  # low | high
-    perspective_taking: str | None = None  # low | high
-    shared_experience: bool | None = None
-
-    def describe(self) -> str:
-        """The persona as a phrase for the prompt ('' when empty)."""
-        parts = []
-        if self.gender:
-            article = "an" if self.gender[0].lower() in "aeiou" else "a"
-            parts.append(f"{article} {self.gender}")
-        if self.empathic_concern:
-            parts.append(f"with {self.empathic_concern} empathic concern")
-        if self.perspective_taking:
-            parts.append(f"with {self.perspective_taking} perspective taking")
-        if self.shared_experience is not None:
-            verb = "has" if self.shared_experience else "has not"
-            parts.append(f"who {verb} been through something like what the writer describes")
-        if parts and not self.gender:
-            parts.insert(0, "a reader")
-        return ", ".join(parts)
 
 
 def _defuse(text: str) -> str:
@@ -131,7 +100,6 @@ def parse_judgement(text: str) -> dict[str, Any] | None:
 class LLMJudge(Scorer):
     """Scores replies by asking ``responder`` to apply the rubric."""
 
-    label: ClassVar[str] = "LLM judge"
     cache_size: ClassVar[int] = 5_000
 
     def __init__(
@@ -153,6 +121,7 @@ class LLMJudge(Scorer):
         self.keys = keys
         self.max_tokens = max_tokens
         self.id = f"judge/{responder.id}"
+        self.label = f"LLM judge: {responder.label} ({responder.model})"
         self._cache: OrderedDict[str, Score] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -166,7 +135,7 @@ class LLMJudge(Scorer):
         return twin
 
     def unavailable_reason(self) -> str | None:
-        if not self.responder.can_follow_schema:
+        if not self.responder.can_judge:
             return f"{self.responder.id} cannot act as a judge"
         return self.responder.unavailable_reason(self.keys)
 
@@ -183,6 +152,8 @@ class LLMJudge(Scorer):
                 self._cache.move_to_end(key)
                 return self._cache[key]
         score = self._sample(system, user)
+        if not score.ok:  # a failure (timeout, 500, unreadable) is asked again next time
+            return score
         with self._lock:
             self._cache[key] = score
             while len(self._cache) > self.cache_size:
@@ -230,4 +201,5 @@ class LLMJudge(Scorer):
             spread=statistics.pstdev(overall) if len(overall) > 1 else None,
             rationale=judgements[0]["rationale"],
             raw="\n---\n".join(raws),
+            prompt_version=load_prompt()["version"],
         )

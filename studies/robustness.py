@@ -1,11 +1,13 @@
-"""Perturbing replies and measuring how each scorer's scores move.
+"""The robustness study: perturb replies and measure how each scorer's scores move.
 
 :func:`perturb_items` makes the variants; :func:`score_changes` scores the
 originals and the variants (batched per scorer) and returns one
 :class:`Change` per reply × perturbation × scorer; :func:`summarise` turns
 those into the report: per perturbation × scorer × component, the mean
 change, the mean absolute change, and the share of replies whose overall
-score moved by more than 0.25.
+score moved by more than 0.25. :func:`run_robustness` is the whole study
+(the Adversarial page and ``cli.py robustness`` both call it), and
+:func:`perturb_one` the lab's view of a single reply.
 
 >>> from scorers.base import Score
 >>> c = Change(0, "leetspeak", "s", Score.from_components("s", 2, 2, 2), Score.from_components("s", 1, 2, 2))
@@ -16,18 +18,18 @@ score moved by more than 0.25.
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from core.progress import Progress, silent
 from perturbations.base import Perturbation, Variant
 from responders.base import Responder
-from scorers.base import COMPONENTS, Score, ScoreItem, Scorer
+from scorers.base import Score, ScoreItem, Scorer
 
 MOVED = 0.25  # an overall change larger than this counts as "moved"
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def perturb_items(
     *,
     seed: int = 0,
     rewriter: Responder | None = None,
-    progress: Progress | None = None,
+    progress: Progress = silent,
 ) -> list[list[Variant]]:
     """``variants[i][j]``: perturbation ``j`` of reply ``i`` (seeded per reply)."""
     variants = []
@@ -64,8 +66,7 @@ def perturb_items(
         variants.append(
             [p(item.reply, seed=seed + index, rewriter=rewriter) for p in perturbations]
         )
-        if progress:
-            progress(f"perturbed {index + 1}/{len(items)} replies")
+        progress(index + 1, len(items), f"perturbed {index + 1}/{len(items)} replies")
     return variants
 
 
@@ -73,16 +74,15 @@ def score_changes(
     items: Sequence[ScoreItem],
     variants: Sequence[Sequence[Variant]],
     scorers: Sequence[Scorer],
-    progress: Progress | None = None,
+    progress: Progress = silent,
 ) -> list[Change]:
     """Score originals and variants with every scorer; one change per pair."""
     changes: list[Change] = []
-    for scorer in scorers:
+    for number, scorer in enumerate(scorers):
         texts = [*items]
         for item, row in zip(items, variants, strict=True):
             texts += [ScoreItem(v.text, item.message) for v in row]
-        if progress:
-            progress(f"{scorer.id}: scoring {len(texts)} texts")
+        progress(number, len(scorers), f"{scorer.label}: scoring {len(texts)} texts")
         scores = scorer.score_many(texts)
         originals, rest = scores[: len(items)], scores[len(items) :]
         width = len(variants[0]) if variants else 0
@@ -102,7 +102,7 @@ def summarise(changes: Sequence[Change]) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     for (perturbation_id, scorer_id), group in groups.items():
         usable = [c for c in group if c.ok]
-        for component in (*COMPONENTS, "overall"):
+        for component in group[0].before.rubric.names:
             deltas = np.array([c.delta(component) for c in usable]) if usable else np.array([])
             moved = (
                 float(np.mean(np.abs([c.delta("overall") for c in usable]) > MOVED))
@@ -119,6 +119,7 @@ def summarise(changes: Sequence[Change]) -> list[dict[str, object]]:
                     "share_overall_moved": moved,
                     "n": len(usable),
                     "unscored": len(group) - len(usable),
+                    "expected": _expectation(perturbation_id),
                 }
             )
     return rows
@@ -132,15 +133,36 @@ def write_report(rows: Sequence[dict[str, object]], path: str | Path) -> None:
         writer.writerows(rows)
 
 
+def _expectation(perturbation_id: str) -> str:
+    from perturbations.registry import PERTURBATIONS
+
+    member = PERTURBATIONS.get(perturbation_id)
+    return member.expectation if member else ""
+
+
+def run_robustness(
+    items: Sequence[ScoreItem],
+    perturbations: Sequence[Perturbation],
+    scorers: Sequence[Scorer],
+    *,
+    seed: int = 0,
+    rewriter: Responder | None = None,
+    progress: Progress = silent,
+) -> list[dict[str, object]]:
+    """The whole study: perturb every item, score everything, summarise (report rows)."""
+    variants = perturb_items(items, perturbations, seed=seed, rewriter=rewriter, progress=progress)
+    return summarise(score_changes(items, variants, scorers, progress=progress))
+
+
 @dataclass(frozen=True)
-class LabRow:
+class VariantScores:
     """One perturbation of one reply, with every scorer's before and after."""
 
     variant: Variant
     changes: dict[str, Change]  # scorer id -> change
 
 
-def lab(
+def perturb_one(
     reply: str,
     message: str | None,
     perturbations: Sequence[Perturbation],
@@ -148,14 +170,17 @@ def lab(
     *,
     seed: int = 0,
     rewriter: Responder | None = None,
-) -> tuple[dict[str, Score], list[LabRow]]:
+    progress: Progress = silent,
+) -> tuple[dict[str, Score], list[VariantScores]]:
     """Perturb one reply every way and score it all: (original scores, rows)."""
     item = ScoreItem(reply, message)
     variants = perturb_items([item], perturbations, seed=seed, rewriter=rewriter)
-    changes = score_changes([item], variants, scorers)
+    changes = score_changes([item], variants, scorers, progress=progress)
     originals = {c.scorer_id: c.before for c in changes}
     rows = [
-        LabRow(v, {c.scorer_id: c for c in changes if c.perturbation_id == v.perturbation_id})
+        VariantScores(
+            v, {c.scorer_id: c for c in changes if c.perturbation_id == v.perturbation_id}
+        )
         for v in variants[0]
     ]
     return originals, rows

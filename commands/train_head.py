@@ -1,0 +1,138 @@
+"""``cli.py train-head`` and ``cli.py check-head``: train the BERT head; re-measure the shipped one."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from commands.common import Subparsers, fail, say
+from config import RUBRIC_LABELS_CSV
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """Train the BERT head, report cross-validated metrics, and save it with its card."""
+    from scorers.bert_head import training as ht
+    from scorers.bert_head.head import (
+        HEAD_CARD,
+        HEAD_WEIGHTS,
+        FeatureRecipe,
+        read_head,
+        save_head,
+    )
+    from scorers.bert_head.encoder import load_encoder
+
+    try:
+        labels = ht.load_labels(Path(args.data), limit=args.limit)
+    except (OSError, ValueError) as exc:
+        return fail(str(exc), 2)
+    config = ht.TrainConfig(
+        epochs=args.epochs,
+        lr=args.lr,
+        hidden=args.hidden,
+        dropout=args.dropout,
+        heads=args.heads,
+        seed=args.seed,
+    )
+    encoder = load_encoder(args.encoder)
+    say(f"{len(labels)} labelled replies; encoder {encoder.name} ({encoder.dim} dims)")
+    y = labels[["cognitive", "emotional", "behavioral"]].to_numpy(dtype=np.float32)
+    recipes = [FeatureRecipe(use_message=False), FeatureRecipe(use_message=True)]
+    if args.recipe != "select":
+        recipes = [FeatureRecipe(use_message=args.recipe == "pair")]
+    search: dict[str, object] = {}
+    best = None
+    for recipe in recipes:
+        name = "pair" if recipe.use_message else "reply"
+        say(f"encoding ({name} input) …")
+        x = ht.featurize(encoder, recipe, labels)
+        say(f"{args.folds}-fold cross-validation ({name} input) …")
+        cv = ht.cross_validate(x, y, config, folds=args.folds, progress=say)
+        search[name] = cv
+        print_metrics(f"cross-validated, {name} input", cv)
+        if best is None or cv["overall"]["mse"] < best[2]["overall"]["mse"]:
+            best = (recipe, x, cv)
+    recipe, x, cv = best
+    say("training the final head on every row …")
+    nets = ht.train_ensemble(x, y, config)
+    weights_path, card_path = HEAD_WEIGHTS, HEAD_CARD
+    if args.output_dir:
+        out_dir = Path(args.output_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        weights_path, card_path = out_dir / "bert_head.safetensors", out_dir / "bert_head.json"
+    card = ht.build_card(
+        encoder, recipe, config, labels, cv, None, args.encoder, search if len(search) > 1 else None
+    )
+    weights = save_head(nets, card, weights_path, card_path)
+    if args.checks:
+        head = read_head(weights, card_path, encoder)
+        card["external_checks"] = ht.external_checks(head, labels, progress=say)
+        for name, result in card["external_checks"].items():
+            print(f"{name}: Spearman {result['spearman']:.3f} (n={result['n']})")
+        save_head(nets, card, weights_path, card_path)
+    print(f"saved {weights} and {card_path}")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Re-measure the shipped head against the Welivita and EPITOME ratings; update its card."""
+    import json
+
+    from scorers.bert_head import training as ht
+    from scorers.bert_head.head import HEAD_CARD, load_head
+
+    head = load_head()
+    labels = ht.load_labels()
+    checks = ht.external_checks(head, labels, progress=say)
+    for name, result in checks.items():
+        print(f"{name}: Spearman {result['spearman']:.3f} (n={result['n']})")
+    card = json.loads(HEAD_CARD.read_text(encoding="utf-8"))
+    card["external_checks"] = checks
+    HEAD_CARD.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    print(f"updated {HEAD_CARD}")
+    return 0
+
+
+def print_metrics(title: str, table: dict[str, dict[str, float]]) -> None:
+    print(title)
+    print(f"  {'':11s} {'MSE':>6s} {'Pearson':>8s} {'Spearman':>9s}")
+    for name, row in table.items():
+        print(f"  {name:11s} {row['mse']:6.3f} {row['pearson']:8.3f} {row['spearman']:9.3f}")
+
+
+def add_parser(sub: Subparsers) -> None:
+    """Register ``train-head`` and ``check-head``."""
+    train = sub.add_parser("train-head", help="train the BERT empathy head")
+    train.add_argument("--data", default=str(RUBRIC_LABELS_CSV), help="labelled replies CSV")
+    train.add_argument("--encoder", default=None, help="a local HF model folder (default: MiniLM)")
+    train.add_argument(
+        "--recipe",
+        choices=["select", "reply", "pair"],
+        default="reply",
+        help="reply alone (default: what cross-validation preferred), message + reply, "
+        "or select: cross-validate both and keep the better",
+    )
+    train.add_argument("--epochs", type=int, default=100)
+    train.add_argument("--lr", type=float, default=5e-4)
+    train.add_argument("--hidden", type=int, default=512)
+    train.add_argument("--dropout", type=float, default=0.5)
+    train.add_argument("--heads", type=int, default=3, help="ensemble size")
+    train.add_argument("--folds", type=int, default=5)
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--limit", type=int, default=None, help="use only the first N rows")
+    train.add_argument(
+        "--output-dir",
+        default=None,
+        help="folder for bert_head.safetensors and bert_head.json (default: the shipped head)",
+    )
+    train.add_argument(
+        "--no-checks",
+        dest="checks",
+        action="store_false",
+        help="skip the Welivita and EPITOME checks",
+    )
+    train.set_defaults(func=run_train)
+
+    check = sub.add_parser("check-head", help="re-measure the shipped head on held-out ratings")
+    check.set_defaults(func=run_check)

@@ -1,0 +1,199 @@
+"""One append-only CSV log that never loses or corrupts a row: flags, votes, batch results.
+
+Every append takes a lock that holds across threads and processes (several
+app workers, or the CLI while the app runs), writes the header only when the
+file is new, writes each row with one ``write`` call, and syncs it to disk.
+Every cell is sanitised against CSV (formula) injection: a cell that starts
+with ``= + - @``, a tab or a carriage return (or their full-width forms), or
+with the escape quote itself, gets a leading ``'`` so a spreadsheet shows it
+as text; reading removes exactly that quote again, so any Unicode text
+round-trips unchanged. API keys never reach the file: the server's keys, the
+caller's and anything shaped like a key are redacted first. A cell longer
+than :data:`MAX_CELL_CHARS` is refused with a clear message; a log written by
+anyone, with cells of any size, can be read.
+
+>>> sanitize_cell("=HYPERLINK(1)")
+"'=HYPERLINK(1)"
+>>> unsanitize_cell(sanitize_cell("'quoted"))
+"'quoted"
+>>> import tempfile, pathlib
+>>> log = CsvLog(pathlib.Path(tempfile.mkdtemp()) / "demo.csv", ("name", "note"))
+>>> _ = log.append({"name": "=1+1", "note": "ok"})
+>>> log.read()
+[{'name': '=1+1', 'note': 'ok'}]
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import shutil
+import sys
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from filelock import FileLock
+
+from core.secrets import redact_keys
+
+#: The largest cell the app writes (a 1 MB note is refused, not stored).
+MAX_CELL_CHARS = 200_000
+_DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠", "'")
+_THREAD_LOCKS: dict[Path, threading.Lock] = {}
+_THREAD_LOCKS_GUARD = threading.Lock()
+
+# Logs and uploads may hold cells of any size: never refuse one for its size.
+csv.field_size_limit(sys.maxsize)
+
+
+class CsvLogError(RuntimeError):
+    """The log cannot be read or written; the message says where and why."""
+
+
+def sanitize_cell(value: str) -> str:
+    """Make a cell safe to open in a spreadsheet (see the module docstring)."""
+    return "'" + value if value.startswith(_DANGEROUS_START) else value
+
+
+def unsanitize_cell(value: str) -> str:
+    """Undo :func:`sanitize_cell`."""
+    return value[1:] if value.startswith("'") else value
+
+
+def _server_secrets() -> list[str]:
+    from config import SETTINGS
+
+    return SETTINGS.keys.secrets()
+
+
+class CsvLog:
+    """An append-only CSV file at ``path`` with the columns ``fields``."""
+
+    def __init__(
+        self, path: Path, fields: Sequence[str], *, what: str = "log", nothing: str = ""
+    ) -> None:
+        self.path = Path(path)
+        self.fields = tuple(fields)
+        self.what = what
+        self.nothing = nothing or f"the {what} is empty"
+        self._file_lock = FileLock(str(self.path) + ".lock", timeout=60)
+        with _THREAD_LOCKS_GUARD:
+            key = self.path.resolve()
+            self._thread_lock = _THREAD_LOCKS.setdefault(key, threading.Lock())
+
+    def prepare(self, row: Mapping[str, object], secrets: Iterable[str] = ()) -> dict[str, str]:
+        """The row as it will be written: keys redacted, every cell sanitised and checked."""
+        unknown = set(row) - set(self.fields)
+        if unknown:
+            raise CsvLogError(f"unknown column(s) for the {self.what}: {', '.join(sorted(unknown))}")
+        secrets = [*_server_secrets(), *secrets]
+        out: dict[str, str] = {}
+        for name in self.fields:
+            value = row.get(name)
+            text = "" if value is None else str(value)
+            if len(text) > MAX_CELL_CHARS:
+                raise CsvLogError(
+                    f"the {name} is {len(text):,} characters long; the {self.what} keeps at most "
+                    f"{MAX_CELL_CHARS:,} per cell: shorten it and try again (nothing was written)"
+                )
+            out[name] = sanitize_cell(redact_keys(text, secrets))
+        return out
+
+    def append(self, row: Mapping[str, object], secrets: Iterable[str] = ()) -> dict[str, str]:
+        """Append one row; returns it as written. Raises :class:`CsvLogError`."""
+        return self.append_many([row], secrets)[0]
+
+    def append_many(
+        self, rows: Sequence[Mapping[str, object]], secrets: Iterable[str] = ()
+    ) -> list[dict[str, str]]:
+        """Append rows under one lock, each with its own write."""
+        secrets = list(secrets)
+        prepared = [self.prepare(row, secrets) for row in rows]
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._thread_lock, self._file_lock:
+                if not self.path.exists() or self.path.stat().st_size == 0:
+                    self._write_text(_csv_text([self.fields]))
+                else:
+                    self._check_header()
+                for row in prepared:
+                    self._write_text(_csv_text([[row[f] for f in self.fields]]))
+        except OSError as exc:
+            raise CsvLogError(
+                f"could not write the {self.what} {self.path}: {exc.strerror or exc}"
+            ) from exc
+        return prepared
+
+    def _write_text(self, text: str) -> None:
+        with self.path.open("a", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def _check_header(self) -> None:
+        with self.path.open(encoding="utf-8", newline="") as fh:
+            header = next(csv.reader(fh), [])
+        if tuple(header) != self.fields:
+            raise CsvLogError(
+                f"{self.path} has other columns than this version writes; move it aside "
+                "(nothing was written) and try again"
+            )
+
+    def read(self) -> list[dict[str, str]]:
+        """Every row, cells unsanitised; ``[]`` when there is no file yet."""
+        if not self.path.exists():
+            return []
+        with self._thread_lock, self._file_lock:
+            return read_log(self.path, self.fields)
+
+    def export(self, destination: Path) -> int:
+        """Copy the log (after checking every row) to ``destination``; returns the row count."""
+        with self._thread_lock, self._file_lock:
+            if not self.path.exists():
+                raise CsvLogError(f"{self.nothing}: {self.path} does not exist")
+            rows = read_log(self.path, self.fields)
+            shutil.copyfile(self.path, destination)
+        return len(rows)
+
+
+def _csv_text(rows: Iterable[Sequence[str]]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def read_log(path: Path, fields: Sequence[str] | None = None) -> list[dict[str, str]]:
+    """Parse a log; a damaged or hand-edited line raises :class:`CsvLogError` naming it.
+
+    With ``fields`` the header must match exactly; without, any header is taken.
+    """
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CsvLogError(f"{path}, line {line}: not UTF-8 text") from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise CsvLogError(f"{path}, line {line}: contains a NUL byte (binary data?)")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    rows: list[dict[str, str]] = []
+    try:
+        header = next(reader, None)
+        if header is None:
+            return []
+        if fields is not None and tuple(header) != tuple(fields):
+            raise CsvLogError(f"{path}, line 1: unexpected header {header[:4]}…")
+        for cells in reader:
+            if not cells:
+                continue
+            if len(cells) != len(header):
+                raise CsvLogError(
+                    f"{path}, line {reader.line_num}: {len(cells)} fields, expected {len(header)}"
+                )
+            rows.append({k: unsanitize_cell(v) for k, v in zip(header, cells, strict=True)})
+    except csv.Error as exc:
+        raise CsvLogError(f"{path}, line {reader.line_num}: {exc}") from None
+    return rows

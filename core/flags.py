@@ -1,0 +1,140 @@
+"""The flag log: cases people want a second look at, in one append-only CSV.
+
+The log is a :class:`core.csvlog.CsvLog` (locked across threads and
+processes, header once, formula-sanitised, key-free, synced); this module
+says what a flagged case holds: what it takes to reproduce it.
+
+>>> FlagRecord(page="compare", message="m", reply="=1+1").values()["reply"]
+'=1+1'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from config import APP_VERSION, SETTINGS
+from core.csvlog import CsvLog, CsvLogError, read_log
+
+FLAG_FILE_NAME = "flags.csv"
+FIELDS: tuple[str, ...] = (
+    "flag_id",
+    "timestamp",
+    "page",
+    "message",
+    "reply",
+    "responder_id",
+    "model",
+    "system_prompt",
+    "max_tokens",
+    "temperature",
+    "scores",
+    "perturbation_id",
+    "perturbation_seed",
+    "perturbation_method",
+    "original_reply",
+    "app_version",
+    "note",
+)
+
+
+@dataclass
+class FlagRecord:
+    """One flagged case, with what it takes to reproduce it."""
+
+    page: str
+    message: str
+    reply: str
+    responder_id: str = ""
+    model: str = ""
+    system_prompt: str = ""
+    max_tokens: int | None = None
+    temperature: float | None = None
+    scores: Sequence[Mapping[str, Any]] = field(default_factory=list)
+    perturbation_id: str = ""
+    perturbation_seed: int | None = None
+    perturbation_method: str = ""
+    original_reply: str = ""
+    note: str = ""
+
+    @classmethod
+    def from_reply(
+        cls,
+        page: str,
+        reply: Mapping[str, Any],
+        scores: Sequence[Mapping[str, Any]],
+        note: str = "",
+    ) -> FlagRecord:
+        """A record from a :meth:`responders.base.Reply.to_dict` view and its scores."""
+        return cls(
+            page=page,
+            message=str(reply.get("message", "")),
+            reply=str(reply.get("text", "")),
+            responder_id=str(reply.get("responder_id", "")),
+            model=str(reply.get("model", "")),
+            system_prompt=str(reply.get("system", "")),
+            max_tokens=reply.get("max_tokens"),
+            temperature=reply.get("temperature"),
+            scores=scores,
+            note=note,
+        )
+
+    def values(self) -> dict[str, str]:
+        """The row's cells before the log redacts and sanitises them, stamped now."""
+        scores = [
+            {
+                k: s.get(k)
+                for k in ("scorer_id", "cognitive", "emotional", "behavioral", "overall", "status")
+            }
+            for s in self.scores
+        ]
+        values = {
+            "flag_id": uuid.uuid4().hex,
+            "timestamp": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "page": self.page,
+            "message": self.message,
+            "reply": self.reply,
+            "responder_id": self.responder_id,
+            "model": self.model,
+            "system_prompt": self.system_prompt,
+            "max_tokens": "" if self.max_tokens is None else str(self.max_tokens),
+            "temperature": "" if self.temperature is None else str(self.temperature),
+            "scores": json.dumps(scores, ensure_ascii=False),
+            "perturbation_id": self.perturbation_id,
+            "perturbation_seed": ""
+            if self.perturbation_seed is None
+            else str(self.perturbation_seed),
+            "perturbation_method": self.perturbation_method,
+            "original_reply": self.original_reply,
+            "app_version": APP_VERSION,
+            "note": self.note,
+        }
+        return values
+
+
+#: Flag-log errors are the log's errors (kept under this name for callers).
+FlagLogError = CsvLogError
+
+
+class FlagLog(CsvLog):
+    """The flag log in ``folder`` (default: ``EMPATHY_LAB_FLAG_DIR``)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder or SETTINGS.flag_dir
+        super().__init__(
+            self.folder / FLAG_FILE_NAME, FIELDS, what="flag log", nothing="no flags yet"
+        )
+
+    def append(self, record: FlagRecord, secrets: Iterable[str] = ()) -> dict[str, str]:  # type: ignore[override]
+        """Append one flagged case; returns the row as written. Raises :class:`FlagLogError`."""
+        return super().append(record.values(), secrets)
+
+
+def read_flags(path: Path) -> list[dict[str, str]]:
+    """Parse a flag log; a damaged or hand-edited line raises :class:`FlagLogError` naming it."""
+    return read_log(path, FIELDS)
