@@ -38,15 +38,39 @@ def build_app() -> gr.Blocks:
 demo = build_app()
 
 
-def _warm_up() -> None:
+def preload() -> None:
+    """Import the heavy libraries once, in this thread, before any other thread starts.
+
+    Two first imports of transformers at once (the warm-up and a visitor's
+    request) fail with "cannot import name 'AutoModel'"; importing here first
+    removes the race.
+    """
+    import llama_cpp  # noqa: F401
+    import torch  # noqa: F401
+    from transformers import AutoModel, AutoTokenizer  # noqa: F401
+
+
+def warm_up() -> None:
     """Load the local model and the empathy head before the first visitor needs them."""
-    from responders.local_llama import warm_up
+    from responders.local_llama import warm_up as warm_local
     from scorers.bert_head.head import load_head
 
-    warm_up()
     load_head()
+    warm_local()
+
+
+def start(**launch: object) -> gr.Blocks:
+    """Start the app as ``python app.py`` does: preload, warm up in the background, launch.
+
+    ``launch`` goes to :meth:`gradio.Blocks.launch` (tests pass
+    ``prevent_thread_lock=True`` and a port).
+    """
+    preload()
+    threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
+    demo.queue(default_concurrency_limit=4)
+    demo.launch(**launch)  # type: ignore[arg-type]
+    return demo
 
 
 if __name__ == "__main__":
-    threading.Thread(target=_warm_up, daemon=True).start()
-    demo.queue(default_concurrency_limit=4).launch()
+    start()

@@ -180,9 +180,21 @@ class _DiskCache:
             db.executemany("INSERT OR REPLACE INTO vec VALUES (?, ?)", rows)
 
 
-@lru_cache(maxsize=4)
+_LOAD_LOCK = threading.Lock()
+
+
 def load_encoder(path: str | None = None, name: str | None = None) -> Encoder:
-    """The shared encoder for ``path`` (default: the packaged all-MiniLM-L6-v2)."""
+    """The shared encoder for ``path`` (default: the packaged all-MiniLM-L6-v2).
+
+    Loaded once, under a lock: two first requests at once (a warm-up thread
+    and a visitor) must not import transformers concurrently.
+    """
+    with _LOAD_LOCK:
+        return _load_encoder(path, name)
+
+
+@lru_cache(maxsize=4)
+def _load_encoder(path: str | None, name: str | None) -> Encoder:
     folder = Path(path) if path else default_encoder_path()
     name = name or (DEFAULT_ENCODER if path is None else folder.name)
     return Encoder(folder, name, disk_cache=SETTINGS.cache_dir / "embeddings.sqlite")

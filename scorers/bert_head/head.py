@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -170,7 +171,18 @@ def read_head(
     return BertHead(nets, FeatureRecipe(**card["recipe"]), card, encoder)
 
 
-@lru_cache(maxsize=1)
+_LOAD_LOCK = threading.Lock()
+
+
 def load_head() -> BertHead:
-    """The shipped head (``assets/models/bert_head.safetensors`` with ``assets/cards/bert-head.json``) on its encoder."""
+    """The shipped head (``assets/models/bert_head.safetensors`` with its card) on its encoder.
+
+    Loaded once, under a lock, whichever thread asks first.
+    """
+    with _LOAD_LOCK:
+        return _load_head()
+
+
+@lru_cache(maxsize=1)
+def _load_head() -> BertHead:
     return read_head()
