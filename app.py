@@ -11,7 +11,8 @@ import gradio as gr
 
 from pages import adversarial, compare, flags
 
-#: (tab title, page module); each module's ``demo`` also runs alone.
+#: (tab title, page module); each module's ``demo`` also runs alone, and has its own
+#: URL (``/compare``, ``/adversarial`` …) so a link can open one page directly.
 PAGES = (
     ("Compare", compare),
     ("Adversarial", adversarial),
@@ -25,13 +26,21 @@ INTRO = (
 )
 
 
+def route_of(page: object) -> str:
+    """The URL path of a page module: ``pages.adversarial`` -> ``adversarial``."""
+    return str(getattr(page, "__name__", "")).rpartition(".")[2]
+
+
 def build_app() -> gr.Blocks:
-    """Every page as a tab of one app."""
+    """Every page as a tab of one app, and each page again at its own URL."""
     with gr.Blocks(title="Empathy Lab") as app:
         gr.Markdown(INTRO)
         for title, page in PAGES:
             with gr.Tab(title):
                 page.demo.render()
+    for title, page in PAGES:
+        with app.route(title, route_of(page)):
+            page.build()
     return app
 
 

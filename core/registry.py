@@ -6,10 +6,10 @@ followed by ``/`` and an argument the factory takes (``openai/gpt-4o``,
 (``bert-head+normalize``). Adding a member is one file and one ``add`` line.
 
 >>> r = Registry[str]("greeting")
->>> r.add("hello", lambda arg: f"hello {arg or 'world'}")
->>> r.add_wrapper("loud", str.upper)
->>> r.get("hello/you"), r.get("hello+loud")
-('hello you', 'HELLO WORLD')
+>>> r.add("hello", lambda arg: f"hello {arg or 'world'}", name=lambda arg: "A greeting")
+>>> r.add_wrapper("loud", str.upper, name="shouted")
+>>> r.get("hello/you"), r.get("hello+loud"), r.name("hello+loud")
+('hello you', 'HELLO WORLD', 'A greeting, shouted')
 >>> r.get("bye")
 Traceback (most recent call last):
 ...
@@ -31,16 +31,36 @@ class Registry(Generic[T]):
         self.family = family
         self._factories: dict[str, Callable[..., T]] = {}
         self._wrappers: dict[str, Callable[[T], T]] = {}
+        self._names: dict[str, Callable[[str], str]] = {}
+        self._wrapper_names: dict[str, str] = {}
 
-    def add(self, key: str, factory: Callable[..., T]) -> None:
-        """Register ``factory(argument)`` under ``key``; the argument is '' when absent."""
+    def add(
+        self, key: str, factory: Callable[..., T], name: Callable[[str], str] | None = None
+    ) -> None:
+        """Register ``factory(argument)`` under ``key``; the argument is '' when absent.
+
+        ``name(argument)`` gives a readable name without building the member.
+        """
         if key in self._factories:
             raise ValueError(f"{self.family} {key!r} is registered twice")
         self._factories[key] = factory
+        if name is not None:
+            self._names[key] = name
 
-    def add_wrapper(self, suffix: str, wrap: Callable[[T], T]) -> None:
-        """Register a wrapper applied by the id suffix ``+suffix``."""
+    def add_wrapper(self, suffix: str, wrap: Callable[[T], T], name: str = "") -> None:
+        """Register a wrapper applied by the id suffix ``+suffix`` (``name`` is added to names)."""
         self._wrappers[suffix] = wrap
+        self._wrapper_names[suffix] = name or suffix
+
+    def name(self, spec: str) -> str:
+        """A readable name for ``spec`` (the id itself when none was registered)."""
+        try:
+            key, argument, suffixes = self.parse(spec)
+        except KeyError:
+            return spec
+        if key not in self._names:
+            return spec
+        return ", ".join([self._names[key](argument), *(self._wrapper_names[s] for s in suffixes)])
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._factories)

@@ -1,13 +1,16 @@
-"""Compare page: one message, several responders, replies streamed side by side.
+"""Compare page: one message, several responders, replies streamed side by side, then scored.
 
 Runs alone with ``python -m pages.compare``. The page only turns inputs into
-calls of :func:`compare.stream_round` and its panels and scores into
-component updates. Keys typed here travel with each request of this browser
-session and are never stored on the server.
+calls of :func:`studies.rounds.stream_round` and its panels and scores into
+component updates; every update is sent as soon as it happens (streaming).
+Keys typed here travel with this browser session's requests and are never
+stored on the server.
 """
 
 from __future__ import annotations
 
+import itertools
+import time
 from collections.abc import Iterator
 
 import gradio as gr
@@ -18,15 +21,38 @@ from core.questions import by_label, load_questions
 from core.textinput import InputError
 from pages.widgets.judge import judge_controls, judge_options
 from pages.widgets.keys import key_boxes, typed_keys
-from reports.charts import SCORE_COLUMNS, radar_by_responder, radar_by_scorer, score_rows
+from pages.widgets.scores import SCORES_HELP, judge_cautions, names
+from reports.charts import (
+    RADAR_CAPTION,
+    SCORE_COLUMNS,
+    radar_by_responder,
+    radar_by_scorer,
+    score_rows,
+)
 from responders.registry import availability, default_responder_ids, get_responder
-from scorers.registry import DEFAULT_SCORERS, get_scorer, offered_scorer_ids
-from studies.rounds import Panel, Round, stream_round
+from scorers.registry import DEFAULT_SCORERS, get_scorer, offered_scorer_ids, scorer_label
+from studies.rounds import Round, stream_round
 
 RESPONDER_IDS = default_responder_ids()
 SCORER_IDS = offered_scorer_ids()
-#: Panels per row on wide screens.
 PER_ROW = 3
+
+
+def responder_choices(*key_values: str) -> tuple[list[tuple[str, str]], str]:
+    """The responders that can run now (readable name, id) and one line on the others."""
+    status = availability(typed_keys(*key_values))
+    ready = [(get_responder(r).display_name, r) for r, why in status.items() if why is None]
+    missing = [
+        f"{get_responder(r).display_name} ({why.split(':')[0]})" for r, why in status.items() if why
+    ]
+    note = "<small>Not available here: " + "; ".join(missing) + ".</small>" if missing else ""
+    return ready, note
+
+
+def refresh_choices(*key_values: str) -> tuple[gr.CheckboxGroup, str]:
+    """Update the responder list after a key was typed."""
+    ready, note = responder_choices(*key_values)
+    return gr.CheckboxGroup(choices=ready), note
 
 
 def initial_status(responder_id: str) -> str:
@@ -36,20 +62,26 @@ def initial_status(responder_id: str) -> str:
 
 
 def default_selection() -> list[str]:
-    """Responders ticked when the page opens: those that can run without input."""
-    return [rid for rid, reason in availability().items() if reason is None]
+    """Responders ticked when the page opens: the local model and the therapist."""
+    ready = [rid for rid, reason in availability().items() if reason is None]
+    return [rid for rid in ready if rid.split("/")[0] in ("local", "human")] or ready
 
 
 def question_text(label: str | None) -> str:
-    """The bundled question's text for a dropdown label ('' when none)."""
+    """The bundled question's text for a dropdown label."""
     question = by_label(label or "")
     return question.question if question else gr.skip()
 
 
-def _panel_updates(panels: dict[str, Panel]) -> list[str]:
+def panel_visibility(selected: list[str]) -> list[gr.Column]:
+    """Show the panels of ticked responders only."""
+    return [gr.Column(visible=rid in (selected or [])) for rid in RESPONDER_IDS]
+
+
+def _panel_updates(state: Round) -> list[str]:
     updates: list[str] = []
     for rid in RESPONDER_IDS:
-        panel = panels.get(rid)
+        panel = state.panels.get(rid)
         if panel is None:
             updates += ["", "not selected"]
             continue
@@ -72,16 +104,19 @@ def run_compare(
     """Stream every selected responder's reply into its panel, then its scores.
 
     ``rest`` holds the key boxes, then (optionally) the six judge controls.
+    Each update is yielded as it happens, so text reaches the browser while
+    the replies are still being written.
     """
     if not selected:
         raise gr.Error("Tick at least one responder.")
     key_values, judge_values = rest[: len(KEY_ENV_VARS)], rest[len(KEY_ENV_VARS) :]
-    keys = typed_keys(*key_values)
-    options = judge_options(*judge_values) if len(judge_values) == 6 else {}
+    keys = typed_keys(*(str(v or "") for v in key_values))
+    options = judge_options(*judge_values) if len(judge_values) == 6 else {}  # type: ignore[arg-type]
     responders = [get_responder(rid) for rid in selected if rid in RESPONDER_IDS]
     scorers = [
         get_scorer(sid, keys=keys, **options) for sid in scorer_ids or [] if sid in SCORER_IDS
     ]
+    started = time.monotonic()
     try:
         rounds = stream_round(
             message,
@@ -97,14 +132,16 @@ def run_compare(
         raise gr.Error(str(exc)) from None
     shown_scores = -1
     state = first
-    for state in [first, *rounds]:
+    for state in itertools.chain([first], rounds):  # lazily: never wait for the whole round
         fresh = len(state.scores) != shown_scores
         shown_scores = len(state.scores)
-        yield _round_updates(state, with_scores=fresh)
-    yield _round_updates(state, with_scores=True)  # the final word holds everything
+        yield _round_updates(state, time.monotonic() - started, with_scores=fresh)
+    yield _round_updates(state, time.monotonic() - started, with_scores=True, final=True)
 
 
-def _round_updates(state: Round, *, with_scores: bool) -> list[object]:
+def _round_updates(
+    state: Round, elapsed: float, *, with_scores: bool, final: bool = False
+) -> list[object]:
     """Component updates for one moment of a round (scores redrawn only when asked)."""
     saved: dict[str, dict] = {
         "replies": {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply},
@@ -113,19 +150,22 @@ def _round_updates(state: Round, *, with_scores: bool) -> list[object]:
     for (rid, _), score in state.scores.items():
         saved["scores"].setdefault(rid, []).append(score.to_dict())
     if with_scores:
-        table: object = score_rows(state.scores)
-        plots: list[object] = [radar_by_scorer(state.scores), radar_by_responder(state.scores)]
+        table: object = score_rows(state.scores, names)
+        plots: list[object] = [
+            radar_by_scorer(state.scores, names),
+            radar_by_responder(state.scores, names),
+        ]
     else:
         table, plots = gr.skip(), [gr.skip(), gr.skip()]
-    progress = f"{len(state.scores)} scores ready, {state.pending} on their way"
-    return [*_panel_updates(state.panels), table, *plots, progress, saved]
+    progress = ("Done. " if final else "Working… ") + state.describe(elapsed)
+    return [*_panel_updates(state), table, *plots, progress, saved]
 
 
 def flag_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
     """Append ``responder_id``'s latest reply and its scores to the flag log."""
     reply = (state or {}).get("replies", {}).get(responder_id)
     if not reply or not reply.get("text"):
-        return f"Nothing to flag for `{responder_id}` yet: run the comparison first."
+        return "Nothing to flag yet: get the replies first."
     record = FlagRecord.from_reply(
         "compare", reply, state.get("scores", {}).get(responder_id, []), note or ""
     )
@@ -133,37 +173,87 @@ def flag_reply(responder_id: str, state: dict, note: str, *key_values: str) -> s
         FlagLog().append(record, secrets=[v for v in key_values if v])
     except FlagLogError as exc:
         raise gr.Error(str(exc)) from None
-    return f"Flagged `{responder_id}`'s reply. See the Flags tab."
+    return "Flagged. It is in the Flags tab."
+
+
+def _inputs() -> tuple[gr.components.Component, ...]:
+    with gr.Row():
+        with gr.Column(scale=3):
+            picker = gr.Dropdown(
+                choices=[q.choice_label for q in load_questions()],
+                value=None,
+                label="Pick a bundled question (CounselChat; these also get a therapist's answer)",
+            )
+            message = gr.Textbox(
+                label="…or paste a message or a personal story",
+                lines=5,
+                placeholder="I haven't been sleeping since my mother died…",
+            )
+        with gr.Column(scale=2):
+            choices, missing = responder_choices()
+            selected = gr.CheckboxGroup(
+                choices=choices, value=default_selection(), label="Who replies"
+            )
+            missing_note = gr.Markdown(missing)
+            scorer_box = gr.CheckboxGroup(
+                choices=[(scorer_label(s), s) for s in SCORER_IDS],
+                value=list(DEFAULT_SCORERS),
+                label="Who scores the replies",
+                info="Hover a name for its id. Cloud judges need their key.",
+            )
+            with gr.Row():
+                run = gr.Button("Get replies", variant="primary")
+                stop = gr.Button("Stop", variant="secondary")
+    picker.change(question_text, picker, message, api_name=False)
+    return message, selected, missing_note, scorer_box, run, stop
+
+
+def _panels() -> tuple[list[gr.Column], list[gr.components.Component], dict]:
+    columns: list[gr.Column] = []
+    outputs: list[gr.components.Component] = []
+    flags: dict[str, tuple[gr.Textbox, gr.Button, gr.Markdown]] = {}
+    ticked = default_selection()
+    for start in range(0, len(RESPONDER_IDS), PER_ROW):
+        with gr.Row(equal_height=False):
+            for rid in RESPONDER_IDS[start : start + PER_ROW]:
+                with gr.Column(visible=rid in ticked, min_width=280) as column:
+                    gr.Markdown(f"**{get_responder(rid).display_name}** <small>`{rid}`</small>")
+                    text = gr.Markdown(
+                        "", elem_classes=["reply-panel"], min_height=80, max_height=420
+                    )
+                    status = gr.Markdown(initial_status(rid))
+                    with gr.Row():
+                        note = gr.Textbox(placeholder="Why flag it? (optional)", show_label=False)
+                        button = gr.Button("Flag this reply", size="sm")
+                    flag_status = gr.Markdown()
+                columns.append(column)
+                outputs += [text, status]
+                flags[rid] = (note, button, flag_status)
+    return columns, outputs, flags
 
 
 def build() -> gr.Blocks:
     """Build the compare page."""
     with gr.Blocks(title="Empathy Lab · Compare") as page:
         gr.Markdown(
-            "## Compare replies\nPaste a therapy question or a personal story, or pick "
-            "one of the bundled CounselChat questions (those also get the licensed "
-            "therapist's real answer). Every ticked responder answers at once."
+            "## Compare replies\nPick or paste a message; every ticked responder answers at "
+            "once and each reply is scored on the empathy rubric."
         )
-        with gr.Row():
-            with gr.Column(scale=3):
-                picker = gr.Dropdown(
-                    choices=[q.choice_label for q in load_questions()],
-                    value=None,
-                    label="Bundled question (CounselChat)",
-                )
-                message = gr.Textbox(
-                    label="Message",
-                    lines=6,
-                    placeholder="I haven't been sleeping since my mother died…",
-                )
-            with gr.Column(scale=2):
-                selected = gr.CheckboxGroup(
-                    choices=RESPONDER_IDS, value=default_selection(), label="Responders"
-                )
-                scorer_box = gr.CheckboxGroup(
-                    choices=SCORER_IDS, value=list(DEFAULT_SCORERS), label="Scorers"
-                )
-                run = gr.Button("Get replies", variant="primary")
+        message, selected, missing_note, scorer_box, run, stop = _inputs()
+        progress = gr.Markdown("", elem_id="compare-progress")
+        columns, outputs, flags = _panels()
+        gr.Markdown("### Scores\n" + SCORES_HELP)
+        gr.Markdown(judge_cautions(SCORER_IDS))
+        score_table = gr.Dataframe(
+            headers=SCORE_COLUMNS,
+            interactive=False,
+            wrap=True,
+            column_widths=["13%", "13%", "10%", "10%", "10%", "9%", "9%", "26%"],
+        )
+        by_scorer = gr.Plot(label="By scorer")
+        gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")
+        by_responder = gr.Plot(label="By responder")
+        gr.Markdown(RADAR_CAPTION + " Here each colour is a scorer: shapes that overlap agree.")
         with gr.Accordion("Prompt and sampling", open=False):
             system = gr.Textbox(value=DEFAULT_SYSTEM_PROMPT, label="System prompt", lines=3)
             with gr.Row():
@@ -175,32 +265,12 @@ def build() -> gr.Blocks:
                 )
         judge_boxes = judge_controls()
         keys_in, _ = key_boxes()
-        outputs: list[gr.components.Component] = []
-        flag_buttons: dict[str, gr.Button] = {}
-        for start in range(0, len(RESPONDER_IDS), PER_ROW):
-            with gr.Row(equal_height=False):
-                for rid in RESPONDER_IDS[start : start + PER_ROW]:
-                    with gr.Column():
-                        text = gr.Textbox(label=rid, lines=8, max_lines=24, interactive=False)
-                        status = gr.Markdown(initial_status(rid))
-                        flag_buttons[rid] = gr.Button("Flag this reply", size="sm")
-                        outputs += [text, status]
-        with gr.Row():
-            flag_note = gr.Textbox(label="Note for a flag (optional)", scale=3)
-            flag_status = gr.Markdown()
-        gr.Markdown(
-            "### Scores\nRubric: Cognitive, Emotional, Behavioral, 1–3 each; overall = mean. "
-            "Scores appear as each reply finishes (the local judge takes a few seconds per reply)."
-        )
-        score_status = gr.Markdown("")
-        score_table = gr.Dataframe(headers=SCORE_COLUMNS, interactive=False, wrap=True)
-        with gr.Row():
-            by_scorer = gr.Plot(label="By scorer")
-            by_responder = gr.Plot(label="By responder")
         replies = gr.State({})
 
-        picker.change(question_text, picker, message, api_name=False)
-        run.click(
+        selected.change(panel_visibility, selected, columns, api_name=False)
+        for box in keys_in:
+            box.change(refresh_choices, keys_in, [selected, missing_note], api_name=False)
+        event = run.click(
             run_compare,
             [
                 message,
@@ -212,14 +282,15 @@ def build() -> gr.Blocks:
                 *keys_in,
                 *judge_boxes,
             ],
-            [*outputs, score_table, by_scorer, by_responder, score_status, replies],
+            [*outputs, score_table, by_scorer, by_responder, progress, replies],
             api_name="compare",
             concurrency_limit=4,
         )
-        for rid, button in flag_buttons.items():
+        stop.click(lambda: "Stopped.", None, progress, cancels=[event], api_name=False)
+        for rid, (note, button, flag_status) in flags.items():
             button.click(
-                lambda state, note, *keys, rid=rid: flag_reply(rid, state, note, *keys),
-                [replies, flag_note, *keys_in],
+                lambda state, text, *keys, rid=rid: flag_reply(rid, state, text, *keys),
+                [replies, note, *keys_in],
                 flag_status,
                 api_name=f"flag_{rid.split('/')[0].replace('-', '_')}",
             )

@@ -1,4 +1,8 @@
-"""Plotly figures for scores: radar charts by scorer and by responder.
+"""Plotly figures shared by pages and reports: radar charts by scorer and by responder.
+
+Every trace of a responder (or scorer) has that id's colour from
+:mod:`reports.colors`, on every chart; titles and axis names are whole words;
+the radial axis starts at 0 so even an all-1 score is a visible triangle.
 
 >>> from scorers.base import Score
 >>> scores = {("local/x", "bert-head"): Score.from_components("bert-head", 2, 3, 1)}
@@ -9,88 +13,124 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from reports.colors import color_for, fill
 from scorers.base import COMPONENTS, Score
 
 AXES = [c.capitalize() for c in COMPONENTS]
 ScoreTable = Mapping[tuple[str, str], Score]  # (responder id, scorer id) -> score
+Names = Callable[[str], str]
+RADAR_CAPTION = (
+    "How to read: each axis is one rubric component, from 1 (low) at the inner ring to "
+    "3 (high) at the outer; a bigger shape means a higher score on that component."
+)
 
 
-def _radar_grid(groups: dict[str, dict[str, Score]], title: str) -> go.Figure:
-    """One polar subplot per group, one trace per member of the group."""
-    names = list(groups) or ["(no scores yet)"]
-    cols = min(len(names), 3)
-    rows = (len(names) + cols - 1) // cols
+def _same(name: str) -> str:
+    return name
+
+
+def _wrap(text: str, width: int = 34) -> str:
+    return "<br>".join(textwrap.wrap(text, width)[:2]) or text
+
+
+def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -> go.Figure:
+    """One polar subplot per group, one trace per member (coloured by member id)."""
+    keys = list(groups) or ["(no scores yet)"]
+    cols = min(len(keys), 2)
+    rows = (len(keys) + cols - 1) // cols
     fig = make_subplots(
         rows=rows,
         cols=cols,
         specs=[[{"type": "polar"}] * cols for _ in range(rows)],
-        subplot_titles=names,
+        subplot_titles=[_wrap(names(k)) for k in keys],
+        horizontal_spacing=0.22,
+        vertical_spacing=min(0.25, 0.5 / rows),
     )
-    for index, name in enumerate(names):
-        row, col = index // cols + 1, index % cols + 1
-        for member, score in groups.get(name, {}).items():
+    shown: set[str] = set()
+    for index, key in enumerate(keys):
+        for member, score in groups.get(key, {}).items():
             values = [getattr(score, c) for c in COMPONENTS]
+            color = color_for(member)
             fig.add_trace(
                 go.Scatterpolar(
                     r=[*values, values[0]],
                     theta=[*AXES, AXES[0]],
-                    name=member,
+                    name=names(member),
                     legendgroup=member,
-                    showlegend=member not in _members_before(groups, index),
+                    showlegend=member not in shown,
                     fill="toself",
-                    opacity=0.6,
+                    line={"color": color, "width": 2},
+                    fillcolor=fill(color),
+                    marker={"color": color, "size": 6},
+                    hovertemplate="%{theta}: %{r:.2f}<extra>" + names(member) + "</extra>",
                 ),
-                row=row,
-                col=col,
+                row=index // cols + 1,
+                col=index % cols + 1,
             )
-    fig.update_polars(radialaxis={"range": [1, 3], "tickvals": [1, 2, 3]})
-    fig.update_layout(title=title, height=360 * rows, margin={"t": 80, "b": 30})
+            shown.add(member)
+    fig.update_polars(
+        radialaxis={"range": [0, 3], "tickvals": [1, 2, 3], "tickfont": {"size": 10}},
+        angularaxis={"tickfont": {"size": 12}},
+    )
+    fig.update_annotations(font_size=13)
+    fig.update_layout(
+        title={"text": title, "font": {"size": 15}},
+        height=330 * rows + 140,
+        margin={"t": 110, "b": 40, "l": 60, "r": 60},
+        legend={"orientation": "h", "y": -0.08, "x": 0},
+    )
     return fig
 
 
-def _members_before(groups: dict[str, dict[str, Score]], index: int) -> set[str]:
-    seen: set[str] = set()
-    for name in list(groups)[:index]:
-        seen.update(groups[name])
-    return seen
-
-
-def radar_by_scorer(scores: ScoreTable) -> go.Figure:
+def radar_by_scorer(scores: ScoreTable, names: Names = _same) -> go.Figure:
     """One radar per scorer, a trace per responder (unscored results left out)."""
     groups: dict[str, dict[str, Score]] = {}
     for (responder_id, scorer_id), score in scores.items():
         if score.ok:
             groups.setdefault(scorer_id, {})[responder_id] = score
-    return _radar_grid(groups, "By scorer: how each responder was rated")
+    return _radar_grid(groups, "By scorer: how each reply was rated", names)
 
 
-def radar_by_responder(scores: ScoreTable) -> go.Figure:
+def radar_by_responder(scores: ScoreTable, names: Names = _same) -> go.Figure:
     """One radar per responder, a trace per scorer (do the scorers agree?)."""
     groups: dict[str, dict[str, Score]] = {}
     for (responder_id, scorer_id), score in scores.items():
         if score.ok:
             groups.setdefault(responder_id, {})[scorer_id] = score
-    return _radar_grid(groups, "By responder: do the scorers agree?")
+    return _radar_grid(groups, "By responder: do the scorers agree?", names)
 
 
-def score_rows(scores: ScoreTable) -> list[list[object]]:
-    """Rows for the scores table: responder, scorer, four scores, status, note."""
+SCORE_COLUMNS = [
+    "Reply from",
+    "Scored by",
+    "Cognitive",
+    "Emotional",
+    "Behavioral",
+    "Overall",
+    "Status",
+    "Why (judge's reason or note)",
+]
+
+
+def score_rows(scores: ScoreTable, names: Names = _same) -> list[list[object]]:
+    """Rows for the scores table: who replied, who scored, four scores, status, why."""
     rows: list[list[object]] = []
     for (responder_id, scorer_id), score in sorted(scores.items()):
         values = [None if v is None else round(v, 2) for v in score.components().values()]
-        note = score.rationale or score.reason or ""
+        why = score.rationale or score.reason or ""
+        if score.note:
+            why = f"{score.note}. {why}".strip()
         if score.spread is not None:
-            note = f"spread ±{score.spread:.2f}. {note}".strip()
-        rows.append([responder_id, scorer_id, *values, score.status, note])
+            why = f"{why} (samples differ by ±{score.spread:.2f})".strip()
+        status = "scored" if score.ok else "not scored"
+        rows.append([names(responder_id), names(scorer_id), *values, status, why])
     return rows
-
-
-SCORE_COLUMNS = ["responder", "scorer", *COMPONENTS, "overall", "status", "rationale / note"]
 
 
 def robustness_heatmap(report: Sequence[Mapping[str, object]], subtitle: str) -> go.Figure:

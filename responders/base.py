@@ -92,6 +92,12 @@ class Reply:
         """True when the reply finished without error."""
         return self.error is None
 
+    @property
+    def cut_off(self) -> bool:
+        """True when the reply used its whole token limit (it was probably cut short)."""
+        tokens = self.completion_tokens
+        return tokens is not None and tokens >= self.settings.max_tokens
+
     def to_dict(self) -> dict[str, object]:
         """A flat, JSON-ready view (settings inlined)."""
         data = asdict(self)
@@ -171,6 +177,8 @@ class Responder(ABC):
     default_model: ClassVar[str]
     #: A short human name for panels and tables.
     label: ClassVar[str]
+    #: True when ``label`` already says which model it is (else the model is added).
+    names_model: ClassVar[bool] = False
     needs_key: ClassVar[bool] = False
     key_env_var: ClassVar[str | None] = None
     #: What it answers, when that is narrower than any message (shown beside "ready").
@@ -200,6 +208,11 @@ class Responder(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.id!r})"
+
+    @property
+    def display_name(self) -> str:
+        """A readable name for people: ``OpenAI: gpt-4o``, ``Local model (…, CPU)``."""
+        return self.label if self.names_model else f"{self.label}: {self.model}"
 
     def unavailable_reason(self, keys: Keys | None = None) -> str | None:
         """Why this responder cannot run now, with the fix; None when it can."""

@@ -25,7 +25,8 @@ class HumanResponder(Responder):
 
     provider: ClassVar[str] = "human"
     default_model: ClassVar[str] = "counselchat"
-    label: ClassVar[str] = "Therapist (CounselChat)"
+    label: ClassVar[str] = "Licensed therapist (CounselChat)"
+    names_model: ClassVar[bool] = True
     can_judge: ClassVar[bool] = False
     scope: ClassVar[str | None] = "the bundled questions only"
 

@@ -60,7 +60,8 @@ class LocalLlamaResponder(Responder):
 
     provider: ClassVar[str] = "local"
     default_model: ClassVar[str] = "qwen2.5-coder-1.5b"
-    label: ClassVar[str] = "Local model (no key)"
+    label: ClassVar[str] = "Local model (Qwen2.5-Coder 1.5B, CPU)"
+    names_model: ClassVar[bool] = True
     sdk: ClassVar[tuple[str, str] | None] = ("llama_cpp", "llama-cpp-python==0.3.36")
 
     def __init__(self, model: str | None = None, *, seed: int | None = None, **kw: Any) -> None:

@@ -16,7 +16,7 @@ KeyError: "unknown scorer 'nope'; known: bert-head, judge (wrappers: +normalize)
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from config import SETTINGS
@@ -74,9 +74,13 @@ def _normalize(inner: Scorer) -> Scorer:
 
 
 SCORERS: Registry[Scorer] = Registry("scorer")
-SCORERS.add("bert-head", _head)
-SCORERS.add("judge", _judge)
-SCORERS.add_wrapper("normalize", _normalize)
+def _judge_name(responder_id: str) -> str:
+    return "LLM judge: " + get_responder(responder_id or DEFAULT_JUDGE[6:]).display_name
+
+
+SCORERS.add("bert-head", _head, name=lambda _: "Empathy head (MiniLM + trained head)")
+SCORERS.add("judge", _judge, name=_judge_name)
+SCORERS.add_wrapper("normalize", _normalize, name="reading normalised text")
 
 
 def get_scorer(
@@ -97,6 +101,10 @@ def offered_scorer_ids() -> list[str]:
     return ["bert-head", *dict.fromkeys([DEFAULT_JUDGE, *judges])]
 
 
-def scorer_labels() -> Callable[[str], str]:
-    """A function giving each offered scorer's readable name."""
-    return lambda sid: get_scorer(sid).label
+def scorer_label(scorer_id: str) -> str:
+    """A scorer's readable name, without loading it ('Empathy head (MiniLM + trained head)').
+
+    >>> scorer_label("bert-head+normalize")
+    'Empathy head (MiniLM + trained head), reading normalised text'
+    """
+    return SCORERS.name(scorer_id)

@@ -74,6 +74,8 @@ def describe_reply(reply: Reply) -> str:
         parts.append("tokens: not reported")
     if reply.attempts > 1:
         parts.append(f"{reply.attempts} attempts")
+    if reply.cut_off:
+        parts.append(f"✂ cut off at the {reply.settings.max_tokens}-token limit")
     return " · ".join(parts)
 
 
@@ -176,6 +178,22 @@ class Round:
     panels: dict[str, Panel]
     scores: dict[tuple[str, str], Score]
     pending: int  # scores still being computed
+
+    def describe(self, elapsed_s: float) -> str:
+        """One progress line: what is running, how many of how many, elapsed time.
+
+        >>> Round({"a/b": Panel("a/b", "streaming")}, {}, 0).describe(3.2)
+        'Replies: 0 of 1 finished (1 streaming) · scores: 0 ready · 3 s'
+        """
+        ended = sum(p.status in ("done", "error", "unavailable") for p in self.panels.values())
+        streaming = sum(p.status == "streaming" for p in self.panels.values())
+        line = f"Replies: {ended} of {len(self.panels)} finished"
+        if streaming:
+            line += f" ({streaming} streaming)"
+        line += f" · scores: {len(self.scores)} ready"
+        if self.pending:
+            line += f", {self.pending} being computed"
+        return f"{line} · {elapsed_s:.0f} s"
 
 
 def stream_round(

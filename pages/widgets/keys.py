@@ -23,7 +23,7 @@ def availability_markdown(*key_values: str) -> str:
     for rid, reason in availability(typed_keys(*key_values)).items():
         responder = get_responder(rid)
         status = reason or ("ready for " + responder.scope if responder.scope else "ready")
-        rows.append(f"| {responder.label} <small>`{rid}`</small> | {status} |")
+        rows.append(f"| {responder.display_name} <small>`{rid}`</small> | {status} |")
     return "\n".join(rows)
 
 

@@ -121,7 +121,7 @@ class LLMJudge(Scorer):
         self.keys = keys
         self.max_tokens = max_tokens
         self.id = f"judge/{responder.id}"
-        self.label = f"LLM judge: {responder.label} ({responder.model})"
+        self.label = f"LLM judge: {responder.display_name}"
         self._cache: OrderedDict[str, Score] = OrderedDict()
         self._lock = threading.Lock()
 

@@ -1,0 +1,60 @@
+"""Plain-language help beside scores: the rubric's levels, readable names, judge cautions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import cache
+
+from config import CARDS_DIR
+from responders.registry import RESPONDERS, get_responder
+from scorers.registry import scorer_label
+from scorers.rubric import load_rubric
+
+
+def _rubric_help() -> str:
+    rubric = load_rubric("counselling")
+    levels = ", ".join(f"**{k}** = {v}" for k, v in rubric.levels.items())
+    parts = {
+        "cognitive": "does the reply show it understood *this* person's situation and feelings?",
+        "emotional": "does it convey warmth, compassion and validation?",
+        "behavioral": "does it offer fitting next steps, resources or an inviting question?",
+    }
+    lines = [f"- **{rubric.label(c)}**: {parts[c]}" for c in rubric.components]
+    return (
+        f"Each component is scored {rubric.low}–{rubric.high} ({levels}); "
+        "**Overall** is their mean.\n" + "\n".join(lines)
+    )
+
+
+SCORES_HELP = _rubric_help()
+
+
+@cache
+def _cards() -> dict[str, dict]:
+    cards = {}
+    for path in CARDS_DIR.glob("*.json"):
+        card = json.loads(path.read_text(encoding="utf-8"))
+        if "scorer" in card:
+            cards[card["scorer"]] = card
+    return cards
+
+
+def judge_cautions(scorer_ids: Iterable[str]) -> str:
+    """A visible caution for each offered scorer whose card says its agreement is weak."""
+    notes = [
+        f"⚠️ **{scorer_label(sid)}**: {_cards()[sid]['caution']}"
+        for sid in scorer_ids
+        if sid in _cards() and _cards()[sid].get("caution")
+    ]
+    return "\n\n".join(notes)
+
+
+def names(item_id: str) -> str:
+    """A readable name for a responder or scorer id (the id when unknown)."""
+    if item_id.split("/")[0] in RESPONDERS and not item_id.startswith("judge"):
+        try:
+            return get_responder(item_id).display_name
+        except KeyError:
+            return item_id
+    return scorer_label(item_id)
