@@ -1,12 +1,13 @@
 """Adversarial lab: perturb a reply, watch every score move; robustness over many replies.
 
-Runs alone with ``python -m pages.adversarial``.
+Runs alone with ``python -m pages.adversarial``. Fast by default: fixed-rule
+rewrites and the empathy head (about a second on a CPU); LLM rewrites and the
+local judge are one tick away, with their cost stated. The bundled examples
+show precomputed results at once and are recomputed live on request.
 """
 
 from __future__ import annotations
 
-import difflib
-import html
 import json
 import tempfile
 
@@ -18,98 +19,30 @@ from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.questions import load_questions
 from core.textinput import InputError, clean_text
 from pages.widgets.progress import gradio_progress
+from pages.widgets.scores import names
 from perturbations.registry import PERTURBATIONS, resolve
 from perturbations.rewrite import find_rewriter
 from reports.charts import robustness_heatmap
-from responders.registry import default_responder_ids
-from scorers.base import ScoreItem
+from reports.lab import change_chart, lab_table
+from responders.registry import default_responder_ids, get_responder
+from scorers.base import Score, ScoreItem
 from scorers.registry import DEFAULT_JUDGE, get_scorer
 from studies import robustness as rb
 
 EXAMPLES = json.loads((BUNDLED_DATA_DIR / "adversarial_examples.json").read_text(encoding="utf-8"))
+PRECOMPUTED = json.loads(
+    (BUNDLED_DATA_DIR / "adversarial_precomputed.json").read_text(encoding="utf-8")
+)
 SCORER_CHOICES = ["bert-head", "bert-head+normalize", DEFAULT_JUDGE, f"{DEFAULT_JUDGE}+normalize"]
-RULES_ONLY = "rules only"
+RULES_ONLY = "fixed rules (instant)"
 REWRITER_CHOICES = [
-    RULES_ONLY,
-    *(rid for rid in default_responder_ids() if not rid.startswith("human/")),
+    (RULES_ONLY, RULES_ONLY),
+    *(
+        (f"{get_responder(rid).display_name} (minutes on a CPU)", rid)
+        for rid in default_responder_ids()
+        if get_responder(rid).can_judge
+    ),
 ]
-
-
-def diff_html(before: str, after: str) -> str:
-    """``after`` with inserted text marked and deleted text struck through (escaped)."""
-    out = []
-    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
-    for op, a0, a1, b0, b1 in matcher.get_opcodes():
-        if op == "equal":
-            out.append(html.escape(after[b0:b1]))
-            continue
-        if a1 > a0:
-            out.append(f"<del style='color:#b00'>{html.escape(before[a0:a1])}</del>")
-        if b1 > b0:
-            out.append(f"<mark>{html.escape(after[b0:b1])}</mark>")
-    return "".join(out).replace("\n", "<br>")
-
-
-def _fmt(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
-
-
-def lab_table(originals: dict, rows: list[rb.VariantScores]) -> str:
-    """The study-style table as HTML: modification, modified text, scores and changes."""
-    scorer_ids = list(originals)
-    head = "".join(
-        f"<th>{html.escape(s)}<br><small>C / E / B / overall (Δ overall)</small></th>"
-        for s in scorer_ids
-    )
-    body = []
-    original_cells = "".join(
-        f"<td>{' / '.join(_fmt(v) for v in originals[s].components().values())}</td>"
-        for s in scorer_ids
-    )
-    body.append(f"<tr><td><b>original</b></td><td></td><td></td>{original_cells}</tr>")
-    for row in rows:
-        cells = []
-        for s in scorer_ids:
-            change = row.changes[s]
-            if not change.ok:
-                reason = change.after.reason or change.before.reason or "unscored"
-                cells.append(f"<td>unscored: {html.escape(reason)}</td>")
-                continue
-            values = " / ".join(_fmt(v) for v in change.after.components().values())
-            delta = change.delta("overall")
-            colour = "#b00" if delta < -0.25 else "#070" if delta > 0.25 else "inherit"
-            cells.append(f"<td>{values} <b style='color:{colour}'>({delta:+.2f})</b></td>")
-        variant = row.variant
-        body.append(
-            f"<tr><td><b>{html.escape(variant.perturbation_id)}</b></td>"
-            f"<td><small>{html.escape(variant.method)}</small></td>"
-            f"<td style='max-width:40em'>{diff_html(variant.source, variant.text)}</td>"
-            + "".join(cells)
-            + "</tr>"
-        )
-    return (
-        "<table><tr><th>modification</th><th>method</th><th>modified text</th>"
-        f"{head}</tr>{''.join(body)}</table>"
-    )
-
-
-def change_chart(rows: list[rb.VariantScores]) -> go.Figure:
-    """Δ overall per perturbation, one bar per scorer."""
-    fig = go.Figure()
-    scorer_ids = list(rows[0].changes) if rows else []
-    for sid in scorer_ids:
-        fig.add_bar(
-            name=sid,
-            x=[r.variant.perturbation_id for r in rows],
-            y=[r.changes[sid].delta("overall") if r.changes[sid].ok else None for r in rows],
-        )
-    fig.update_layout(
-        barmode="group",
-        title="Change in overall score per perturbation",
-        yaxis_title="Δ overall (after − before)",
-        height=420,
-    )
-    return fig
 
 
 def _rewriter(choice: str):  # type: ignore[no-untyped-def]
@@ -124,8 +57,8 @@ def run_lab(
     seed: float,
     rewriter: str,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
-) -> tuple[str, go.Figure, list[dict], gr.Dropdown]:
-    """Perturb the reply, score everything, and return the table, chart and rows."""
+) -> tuple[str, go.Figure, list[dict], gr.Dropdown, str]:
+    """Perturb the reply, score everything, and return the table, chart, rows and a note."""
     try:
         reply = clean_text(reply, limit=20_000, what="reply")
     except InputError as exc:
@@ -134,7 +67,7 @@ def run_lab(
         raise gr.Error("Pick at least one perturbation.")
     if not scorer_ids:
         raise gr.Error("Pick at least one scorer.")
-    progress(0.1, desc="perturbing (LLM rewrites take a while on a CPU)")
+    progress(0.05, desc="perturbing (LLM rewrites take minutes on a CPU)")
     scorers = [get_scorer(s) for s in scorer_ids]
     originals, rows = rb.perturb_one(
         reply,
@@ -146,6 +79,14 @@ def run_lab(
         progress=gradio_progress(progress),
     )
     progress(1.0, desc="done")
+    note = f"Computed live: seed {int(seed)}, {len(rows)} perturbations."
+    return (*_lab_outputs(originals, rows, message), note)
+
+
+def _lab_outputs(
+    originals: dict[str, Score], rows: list[rb.VariantScores], message: str
+) -> tuple[str, go.Figure, list[dict], gr.Dropdown]:
+    """Table, chart, flaggable rows and the row picker for one lab result."""
     state = [
         {
             "variant": row.variant.to_dict(),
@@ -156,8 +97,8 @@ def run_lab(
     ]
     choices = [row.variant.perturbation_id for row in rows]
     return (
-        lab_table(originals, rows),
-        change_chart(rows),
+        lab_table(originals, rows, names),
+        change_chart(rows, names),
         state,
         gr.Dropdown(choices=choices, value=choices[0] if choices else None),
     )
@@ -228,10 +169,24 @@ def example_names() -> list[str]:
     return [e["name"] for e in EXAMPLES]
 
 
-def pick_example(name: str) -> tuple[str, str]:
-    """(reply, message) of a bundled example."""
+def pick_example(name: str) -> tuple[object, ...]:
+    """A bundled example's reply and message, with its precomputed results shown at once."""
     example = next((e for e in EXAMPLES if e["name"] == name), None)
-    return (example["reply"], example["message"]) if example else (gr.skip(), gr.skip())
+    done = PRECOMPUTED.get(name)
+    if example is None or done is None:
+        return (gr.skip(),) * 7
+    originals = {sid: Score.from_dict(d) for sid, d in done["originals"].items()}
+    rows = [rb.VariantScores.from_dict(r) for r in done["rows"]]
+    note = (
+        f"Precomputed (fixed rules, {names(done['scorer'])}, seed {done['seed']}). "
+        "Press **Perturb and score** to recompute live with your settings."
+    )
+    return (
+        example["reply"],
+        example["message"],
+        *_lab_outputs(originals, rows, example["message"]),
+        note,
+    )
 
 
 def build() -> gr.Blocks:
@@ -253,16 +208,23 @@ def build() -> gr.Blocks:
                     list(PERTURBATIONS), value=list(PERTURBATIONS), label="Perturbations"
                 )
                 scorer_box = gr.CheckboxGroup(
-                    SCORER_CHOICES,
-                    value=["bert-head", DEFAULT_JUDGE],
-                    label="Scorers (the local judge needs ~10–30 s per text on a CPU)",
+                    [(names(s), s) for s in SCORER_CHOICES],
+                    value=["bert-head"],
+                    label="Scorers",
+                    info="The empathy head takes about a second; the local judge about "
+                    "10–30 s per text on a CPU (12 texts: several minutes).",
                 )
                 with gr.Row():
-                    seed = gr.Number(0, precision=0, label="Seed")
+                    seed = gr.Number(0, precision=0, label="Seed (same seed, same variants)")
                     rewriter = gr.Dropdown(
-                        REWRITER_CHOICES, value=REWRITER_CHOICES[1], label="Rewrites by"
+                        REWRITER_CHOICES,
+                        value=RULES_ONLY,
+                        label="Rewrites (shortened, elevated, casual) by",
                     )
-                run = gr.Button("Perturb and score", variant="primary")
+                with gr.Row():
+                    run = gr.Button("Perturb and score", variant="primary")
+                    stop = gr.Button("Stop", variant="secondary")
+        lab_note = gr.Markdown()
         table = gr.HTML()
         chart = gr.Plot()
         rows_state = gr.State([])
@@ -276,12 +238,13 @@ def build() -> gr.Blocks:
             "### Robustness over many replies (bundled therapist answers, rule-based rewrites)"
         )
         with gr.Row():
-            count = gr.Slider(5, 100, value=100, step=5, label="Replies")
+            count = gr.Slider(5, 100, value=20, step=5, label="Replies")
             report_scorers = gr.CheckboxGroup(
                 SCORER_CHOICES, value=["bert-head", "bert-head+normalize"], label="Scorers"
             )
             report_seed = gr.Number(0, precision=0, label="Seed")
             report_run = gr.Button("Run the report")
+            report_stop = gr.Button("Stop", variant="secondary")
         heatmap = gr.Plot()
         report_table = gr.Dataframe(
             headers=[
@@ -297,22 +260,29 @@ def build() -> gr.Blocks:
         )
         report_file = gr.File(label="Report (CSV)")
 
-        example.change(pick_example, example, [reply, message], api_name=False)
-        run.click(
+        example.change(
+            pick_example,
+            example,
+            [reply, message, table, chart, rows_state, flag_pick, lab_note],
+            api_name=False,
+        )
+        lab_event = run.click(
             run_lab,
             [reply, message, perturbation_box, scorer_box, seed, rewriter],
-            [table, chart, rows_state, flag_pick],
+            [table, chart, rows_state, flag_pick, lab_note],
             api_name="lab",
         )
+        stop.click(lambda: "Stopped.", None, lab_note, cancels=[lab_event], api_name=False)
         flag_button.click(
             flag_row, [rows_state, flag_pick, flag_note], flag_status, api_name="flag_lab_row"
         )
-        report_run.click(
+        report_event = report_run.click(
             run_report,
             [count, report_scorers, report_seed],
             [heatmap, report_table, report_file],
             api_name="robustness",
         )
+        report_stop.click(None, None, None, cancels=[report_event], api_name=False)
     return page
 
 

@@ -38,21 +38,22 @@ SCORER_IDS = offered_scorer_ids()
 PER_ROW = 3
 
 
-def responder_choices(*key_values: str) -> tuple[list[tuple[str, str]], str]:
-    """The responders that can run now (readable name, id) and one line on the others."""
+def responder_choices(*key_values: str) -> list[tuple[str, str]]:
+    """Every offered responder as (readable name, id); the name says what a missing one needs.
+
+    >>> dict((v, k) for k, v in responder_choices())["openai/gpt-4o"]
+    'OpenAI: gpt-4o — needs OPENAI_API_KEY'
+    """
     status = availability(typed_keys(*key_values))
-    ready = [(get_responder(r).display_name, r) for r, why in status.items() if why is None]
-    missing = [
-        f"{get_responder(r).display_name} ({why.split(':')[0]})" for r, why in status.items() if why
+    return [
+        (get_responder(r).display_name + (f" — {why.split(':')[0]}" if why else ""), r)
+        for r, why in status.items()
     ]
-    note = "<small>Not available here: " + "; ".join(missing) + ".</small>" if missing else ""
-    return ready, note
 
 
-def refresh_choices(*key_values: str) -> tuple[gr.CheckboxGroup, str]:
+def refresh_choices(*key_values: str) -> gr.CheckboxGroup:
     """Update the responder list after a key was typed."""
-    ready, note = responder_choices(*key_values)
-    return gr.CheckboxGroup(choices=ready), note
+    return gr.CheckboxGroup(choices=responder_choices(*key_values))
 
 
 def initial_status(responder_id: str) -> str:
@@ -190,11 +191,12 @@ def _inputs() -> tuple[gr.components.Component, ...]:
                 placeholder="I haven't been sleeping since my mother died…",
             )
         with gr.Column(scale=2):
-            choices, missing = responder_choices()
             selected = gr.CheckboxGroup(
-                choices=choices, value=default_selection(), label="Who replies"
+                choices=responder_choices(),
+                value=default_selection(),
+                label="Who replies",
+                info="Cloud models need a key (see API keys below).",
             )
-            missing_note = gr.Markdown(missing)
             scorer_box = gr.CheckboxGroup(
                 choices=[(scorer_label(s), s) for s in SCORER_IDS],
                 value=list(DEFAULT_SCORERS),
@@ -205,7 +207,7 @@ def _inputs() -> tuple[gr.components.Component, ...]:
                 run = gr.Button("Get replies", variant="primary")
                 stop = gr.Button("Stop", variant="secondary")
     picker.change(question_text, picker, message, api_name=False)
-    return message, selected, missing_note, scorer_box, run, stop
+    return message, selected, scorer_box, run, stop
 
 
 def _panels() -> tuple[list[gr.Column], list[gr.components.Component], dict]:
@@ -239,7 +241,7 @@ def build() -> gr.Blocks:
             "## Compare replies\nPick or paste a message; every ticked responder answers at "
             "once and each reply is scored on the empathy rubric."
         )
-        message, selected, missing_note, scorer_box, run, stop = _inputs()
+        message, selected, scorer_box, run, stop = _inputs()
         progress = gr.Markdown("", elem_id="compare-progress")
         columns, outputs, flags = _panels()
         gr.Markdown("### Scores\n" + SCORES_HELP)
@@ -269,7 +271,7 @@ def build() -> gr.Blocks:
 
         selected.change(panel_visibility, selected, columns, api_name=False)
         for box in keys_in:
-            box.change(refresh_choices, keys_in, [selected, missing_note], api_name=False)
+            box.change(refresh_choices, keys_in, selected, api_name=False)
         event = run.click(
             run_compare,
             [

@@ -24,7 +24,7 @@ def latest_rows(n: float = 20) -> tuple[list[list[str]], str]:
     except FlagLogError as exc:
         return [], f"The log could not be read: {exc}"
     view = [[row[c][:300] for c in VIEW_COLUMNS] for row in reversed(rows[-int(n) :])]
-    return view, f"{len(rows)} flagged case(s) in `{log.path}`; showing the newest {len(view)}."
+    return view, f"{len(rows)} flagged case(s); showing the newest {len(view)}."
 
 
 def log_file() -> str | None:

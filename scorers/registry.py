@@ -74,6 +74,8 @@ def _normalize(inner: Scorer) -> Scorer:
 
 
 SCORERS: Registry[Scorer] = Registry("scorer")
+
+
 def _judge_name(responder_id: str) -> str:
     return "LLM judge: " + get_responder(responder_id or DEFAULT_JUDGE[6:]).display_name
 

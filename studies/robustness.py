@@ -21,6 +21,7 @@ import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -160,6 +161,32 @@ class VariantScores:
 
     variant: Variant
     changes: dict[str, Change]  # scorer id -> change
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready view (for precomputed examples)."""
+        return {
+            "variant": self.variant.to_dict(),
+            "changes": {
+                sid: {"before": c.before.to_dict(), "after": c.after.to_dict()}
+                for sid, c in self.changes.items()
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> VariantScores:
+        """Undo :meth:`to_dict`."""
+        variant = Variant(**data["variant"])
+        changes = {
+            sid: Change(
+                0,
+                variant.perturbation_id,
+                sid,
+                Score.from_dict(c["before"]),
+                Score.from_dict(c["after"]),
+            )
+            for sid, c in data["changes"].items()
+        }
+        return cls(variant, changes)
 
 
 def perturb_one(

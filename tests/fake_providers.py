@@ -25,6 +25,7 @@ class Stream:
     prompt_tokens: int = 11
     completion_tokens: int = 7
     delay_s: float = 0.0  # before the first byte
+    pause_s: float = 0.0  # between events (a slow, steadily streaming model)
     drop_after: int | None = None  # close the connection after this many chunks
 
 
@@ -264,7 +265,7 @@ class FakeProvider:
                     if step.drop_after is not None:
                         self._send_stream(events[: step.drop_after], drop=True)
                     else:
-                        self._send_stream([*events, fake.wire.trailer()])
+                        self._send_stream([*events, fake.wire.trailer()], pause_s=step.pause_s)
 
             def _send_json(self, code: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
@@ -274,7 +275,9 @@ class FakeProvider:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _send_stream(self, parts: list[bytes], drop: bool = False) -> None:
+            def _send_stream(
+                self, parts: list[bytes], drop: bool = False, pause_s: float = 0.0
+            ) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Transfer-Encoding", "chunked")
@@ -283,6 +286,7 @@ class FakeProvider:
                     if part:
                         self.wfile.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
                         self.wfile.flush()
+                        time.sleep(pause_s)
                 if drop:
                     self.close_connection = True
                     return

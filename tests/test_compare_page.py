@@ -10,6 +10,7 @@ from gradio_client import Client
 
 from core.questions import load_questions
 from pages.compare import RESPONDER_IDS
+from pages.widgets.scores import names
 from responders.registry import get_responder
 from tests.conftest import app_client
 from tests.fake_providers import FakeProvider, Stream
@@ -74,13 +75,13 @@ def test_bundled_question_gets_replies_scores_and_radars(client):
     assert final["gemini/gemini-2.5-pro"][1] == "not selected"
 
     rows = score_table(outputs)
-    scored = {(r["responder"], r["scorer"]) for r in rows if r["status"] == "ok"}
+    scored = {(r["Reply from"], r["Scored by"]) for r in rows if r["Status"] == "scored"}
     for rid in (LOCAL, "human/counselchat"):
-        assert (rid, "bert-head") in scored and (rid, JUDGE) in scored
-    assert all(1 <= r["overall"] <= 3 for r in rows)
-    assert all(r["rationale / note"] for r in rows if r["scorer"] == JUDGE)
-    assert radar_traces(outputs, 0).count("human/counselchat") == 2  # one per scorer
-    assert sorted(set(radar_traces(outputs, 1))) == ["bert-head", JUDGE]
+        assert (names(rid), names("bert-head")) in scored and (names(rid), names(JUDGE)) in scored
+    assert all(1 <= r["Overall"] <= 3 for r in rows)
+    assert all(r["Why (judge's reason or note)"] for r in rows if r["Scored by"] == names(JUDGE))
+    assert radar_traces(outputs, 0).count(names("human/counselchat")) == 2  # one per scorer
+    assert sorted(set(radar_traces(outputs, 1))) == sorted([names("bert-head"), names(JUDGE)])
 
 
 def test_typed_key_is_used_for_this_request_and_never_shown(client, monkeypatch):

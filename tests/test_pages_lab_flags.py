@@ -12,6 +12,8 @@ from gradio_client import Client
 from core import flags as flagging
 from core.flags import FIELDS, FlagLog
 from core.questions import load_questions
+from pages.adversarial import RULES_ONLY
+from pages.widgets.scores import names
 from perturbations.registry import PERTURBATIONS
 from tests.conftest import app_client
 
@@ -79,21 +81,22 @@ def test_adversarial_lab_table_and_flag(client, flag_dir):
         "I can feel the thoroughness of your emotional pain. It makes sense that you feel "
         "stuck. Could you try one small step tomorrow, like a short walk?"
     )
-    table, chart, _picker = client.predict(
+    table, chart, _picker, note = client.predict(
         reply,
         "I feel stuck since the breakup.",
         list(PERTURBATIONS),
         ["bert-head", "bert-head+normalize"],
         0,
-        "rules only",
+        RULES_ONLY,
         api_name="/lab",
     )
+    assert note.startswith("Computed live")
     for pid in PERTURBATIONS:
         assert f"<b>{pid}</b>" in table
     assert "<mark>" in table and "unscored" not in table
     traces = json.loads(chart["plot"])["data"]
-    assert [t["name"] for t in traces] == ["bert-head", "bert-head+normalize"]
-    assert len(traces[0]["x"]) == 11
+    assert [t["name"] for t in traces] == [names("bert-head"), names("bert-head+normalize")]
+    assert traces[0]["y"] == list(PERTURBATIONS) and len(traces[0]["x"]) == 11
 
     before = len(FlagLog(flag_dir).read())
     status = client.predict("leetspeak", "digits everywhere", api_name="/flag_lab_row")
@@ -120,4 +123,18 @@ def test_robustness_report_from_the_page(client):
 
 def test_bad_lab_input_is_a_clear_message(client):
     with pytest.raises(Exception, match="empty"):
-        client.predict("  ", "", ["leetspeak"], ["bert-head"], 0, "rules only", api_name="/lab")
+        client.predict("  ", "", ["leetspeak"], ["bert-head"], 0, RULES_ONLY, api_name="/lab")
+
+
+def test_bundled_examples_show_precomputed_results_that_match_a_live_run():
+    from pages.adversarial import EXAMPLES, PRECOMPUTED, pick_example
+    from tools.precompute_examples import precompute
+
+    for example in EXAMPLES:
+        assert PRECOMPUTED[example["name"]] == json.loads(json.dumps(precompute(example))), (
+            "stale precomputed results: run python tools/precompute_examples.py"
+        )
+    reply, message, table, _chart, rows, _picker, note = pick_example(EXAMPLES[0]["name"])
+    assert reply == EXAMPLES[0]["reply"] and message == EXAMPLES[0]["message"]
+    assert table.count("<tr>") == 1 + 1 + len(PERTURBATIONS) and len(rows) == len(PERTURBATIONS)
+    assert note.startswith("Precomputed")

@@ -1,0 +1,117 @@
+"""HTML and charts for the Adversarial lab: the study-style table and the change chart.
+
+>>> print(diff_html("I hear you", "I h3ar you"))
+I h<del style='color:#b00'>e</del><mark>3</mark>ar you
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+from collections.abc import Callable
+
+import plotly.graph_objects as go
+
+from reports.colors import color_for
+from studies import robustness as rb
+
+Names = Callable[[str], str]
+
+
+def diff_html(before: str, after: str) -> str:
+    """``after`` with inserted text marked and deleted text struck through (escaped)."""
+    out = []
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            out.append(html.escape(after[b0:b1]))
+            continue
+        if a1 > a0:
+            out.append(f"<del style='color:#b00'>{html.escape(before[a0:a1])}</del>")
+        if b1 > b0:
+            out.append(f"<mark>{html.escape(after[b0:b1])}</mark>")
+    return "".join(out).replace("\n", "<br>")
+
+
+def _fmt(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str) -> str:
+    """The study-style table as HTML: modification, modified text, scores and changes."""
+    scorer_ids = list(originals)
+    head = "".join(
+        f"<th title='{html.escape(s)}'>{html.escape(names(s))}<br>"
+        "<small>Cognitive / Emotional / Behavioral / Overall (change in overall)</small></th>"
+        for s in scorer_ids
+    )
+    body = []
+    original_cells = "".join(
+        f"<td>{' / '.join(_fmt(v) for v in originals[s].components().values())}</td>"
+        for s in scorer_ids
+    )
+    body.append(f"<tr><td><b>original</b></td><td></td><td></td>{original_cells}</tr>")
+    for row in rows:
+        cells = []
+        for s in scorer_ids:
+            change = row.changes[s]
+            if not change.ok:
+                reason = change.after.reason or change.before.reason or "unscored"
+                cells.append(f"<td>unscored: {html.escape(reason)}</td>")
+                continue
+            values = " / ".join(_fmt(v) for v in change.after.components().values())
+            delta = change.delta("overall")
+            colour = "#b00" if delta < -0.25 else "#070" if delta > 0.25 else "inherit"
+            cells.append(f"<td>{values} <b style='color:{colour}'>({delta:+.2f})</b></td>")
+        variant = row.variant
+        body.append(
+            f"<tr><td><b>{html.escape(variant.perturbation_id)}</b></td>"
+            f"<td><small>{html.escape(how_made(variant.method))}</small></td>"
+            f"<td style='max-width:40em'>{diff_html(variant.source, variant.text)}</td>"
+            + "".join(cells)
+            + "</tr>"
+        )
+    return (
+        "<div style='overflow-x:auto'><table><tr><th>change made</th><th>how</th>"
+        f"<th>modified text</th>{head}</tr>{''.join(body)}</table></div>"
+    )
+
+
+def how_made(method: str) -> str:
+    """A variant's method in plain words.
+
+    >>> how_made("llm:local/qwen2.5-coder-1.5b"), how_made("rule (no LLM rewriter)")
+    ('rewritten by local/qwen2.5-coder-1.5b', 'by a fixed rule (no LLM rewriter)')
+    """
+    if method.startswith("llm:"):
+        return "rewritten by " + method[4:]
+    return "by a fixed rule" + method[4:]
+
+
+def change_chart(rows: list[rb.VariantScores], names: Names = str) -> go.Figure:
+    """Δ overall per perturbation, one bar per scorer (a zero change drawn as a visible tick)."""
+    fig = go.Figure()
+    scorer_ids = list(rows[0].changes) if rows else []
+    for sid in scorer_ids:
+        deltas = [r.changes[sid].delta("overall") if r.changes[sid].ok else None for r in rows]
+        fig.add_bar(
+            name=names(sid),
+            marker_color=color_for(sid),
+            orientation="h",
+            y=[r.variant.perturbation_id for r in rows],
+            x=deltas,
+            text=["not scored" if d is None else f"{d:+.2f}" for d in deltas],
+            textposition="outside",
+            cliponaxis=False,
+        )
+    fig.update_layout(
+        barmode="group",
+        title="Change in overall score per perturbation (0 = the scorer held still)",
+        xaxis_title="change in overall (after − before)",
+        yaxis={"autorange": "reversed"},
+        height=160 + 34 * len(rows) * max(1, len(scorer_ids)),
+        margin={"l": 10, "r": 40},
+        legend={"orientation": "h", "y": -0.12},
+    )
+    fig.add_vline(x=0, line_width=1, line_color="#555")
+    return fig
