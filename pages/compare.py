@@ -10,6 +10,7 @@ stored on the server.
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from collections.abc import Iterator
 
@@ -54,6 +55,11 @@ def responder_choices(*key_values: str) -> list[tuple[str, str]]:
 def refresh_choices(*key_values: str) -> gr.CheckboxGroup:
     """Update the responder list after a key was typed."""
     return gr.CheckboxGroup(choices=responder_choices(*key_values))
+
+
+def panel_id(responder_id: str) -> str:
+    """The HTML id of a responder's reply panel: ``reply-local-qwen2-5-coder-1-5b``."""
+    return "reply-" + re.sub(r"\W+", "-", responder_id.replace("_", "-"))
 
 
 def initial_status(responder_id: str) -> str:
@@ -221,7 +227,11 @@ def _panels() -> tuple[list[gr.Column], list[gr.components.Component], dict]:
                 with gr.Column(visible=rid in ticked, min_width=280) as column:
                     gr.Markdown(f"**{get_responder(rid).display_name}** <small>`{rid}`</small>")
                     text = gr.Markdown(
-                        "", elem_classes=["reply-panel"], min_height=80, max_height=420
+                        "",
+                        elem_id=panel_id(rid),
+                        elem_classes=["reply-panel"],
+                        min_height=80,
+                        max_height=420,
                     )
                     status = gr.Markdown(initial_status(rid))
                     with gr.Row():

@@ -1,0 +1,194 @@
+"""What a visitor sees, in a real headless Chromium (Debian's package, driven by Playwright).
+
+The app runs as ``python app.py`` does (``app.start``) in its own process.
+Two tests: the first-five-minutes journey (bundled question → the local
+reply streams and the therapist's answer appears → scores and both radar
+charts → the Adversarial lab on that reply → perturb → flag a row → the
+flag is in the downloaded CSV), and streaming measured in the browser with a
+slow fake server. A screenshot per step goes to ``test-artifacts/browser/``;
+any browser console error fails the test.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from config import ROOT
+from pages.compare import panel_id
+from tests.fake_providers import FakeProvider, Stream
+
+pytestmark = pytest.mark.slow
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "test-artifacts" / "browser"
+SLOW_CHUNKS = [f"step {i}. " for i in range(16)]
+
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("CI needs Debian's chromium: apt-get install -y chromium")
+    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def slow_server() -> Iterator[FakeProvider]:
+    with FakeProvider("openai") as fake:
+        fake.script(*[Stream(SLOW_CHUNKS, pause_s=0.35) for _ in range(4)])
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def app_url(slow_server: FakeProvider, tmp_path_factory, local_model_path) -> Iterator[str]:
+    """The whole app started as ``python app.py`` starts it, on a free local port."""
+    port = _free_port()
+    flag_dir = tmp_path_factory.mktemp("flags")
+    env = {
+        **os.environ,
+        "EMPATHY_LAB_FLAG_DIR": str(flag_dir),
+        "OPENAI_COMPATIBLE_BASE_URL": slow_server.url + "/v1",
+        "GRADIO_ANALYTICS_ENABLED": "False",
+    }
+    log = (tmp_path_factory.mktemp("app") / "app.log").open("wb")
+    code = f"import app; app.start(server_name='127.0.0.1', server_port={port}, quiet=True)"
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("the app did not start") from None
+            time.sleep(0.5)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    shutil.rmtree(SHOTS, ignore_errors=True)
+    SHOTS.mkdir(parents=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    tab = context.new_page()
+    tab.errors = []
+    tab.on("console", lambda m: tab.errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda exc: tab.errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert tab.errors == [], f"browser console errors: {tab.errors}"
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _wait_for(check, timeout_s: float, what: str) -> float:
+    """Poll ``check()`` until true; returns the seconds it took."""
+    start = time.monotonic()
+    while not check():
+        if time.monotonic() - start > timeout_s:
+            raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}")
+        time.sleep(0.1)
+    return time.monotonic() - start
+
+
+def tick(page, item_id: str, on: bool) -> None:
+    """Tick or untick the checkbox of a responder or scorer (its id is the input's name)."""
+    box = page.locator(f"input[type=checkbox][name='{item_id}']").first
+    box.check() if on else box.uncheck()
+
+
+def reply_panel(page, responder_id: str):
+    return page.locator(f"#{panel_id(responder_id)}")
+
+
+def test_streaming_is_visible_in_the_browser(page, app_url):
+    page.goto(app_url + "/compare")
+    tick(page, "human/counselchat", False)
+    tick(page, "local/qwen2.5-coder-1.5b", False)
+    tick(page, "openai-compatible/default", True)
+    tick(page, "judge/local/qwen2.5-coder-1.5b", False)
+    page.get_by_label("…or paste a message or a personal story").fill("I keep failing exams.")
+    page.get_by_role("button", name="Get replies").click()
+    reply = reply_panel(page, "openai-compatible/default")
+    first = _wait_for(lambda: "step 0" in reply.inner_text(), 60, "the first words")
+    shot(page, "streaming-1-first-words")
+    done = _wait_for(lambda: "step 15" in reply.inner_text(), 60, "the whole reply")
+    assert done >= 3.0, f"first words at {first:.1f} s, whole reply {done:.1f} s later"
+
+
+def test_first_five_minutes_journey(page, app_url, tmp_path):
+    page.goto(app_url + "/compare")
+    page.get_by_label("Pick a bundled question").click()
+    page.get_by_role("option").nth(3).click()
+    page.get_by_text("Prompt and sampling").click()
+    page.get_by_label("Max tokens").fill("48")  # keep the local model short on a CPU
+    page.get_by_label("Max tokens").press("Enter")
+    shot(page, "journey-1-question")
+    page.get_by_role("button", name="Get replies").click()
+
+    local = reply_panel(page, "local/qwen2.5-coder-1.5b")
+    therapist = reply_panel(page, "human/counselchat")
+    _wait_for(lambda: len(local.inner_text().split()) >= 2, 240, "the local reply to start")
+    shot(page, "journey-2-streaming")
+    words_mid = len(local.inner_text().split())
+    assert therapist.inner_text().strip(), "the therapist's answer should be shown"
+    progress = page.locator("#compare-progress")
+    _wait_for(lambda: progress.inner_text().startswith("Done"), 600, "the scores")
+    assert len(local.inner_text().split()) > words_mid, "the local reply grew after first shown"
+    page.wait_for_timeout(1500)
+    assert page.locator(".js-plotly-plot").count() >= 2, "both radar charts should render"
+    assert page.get_by_role("cell", name="scored").count() >= 2
+    shot(page, "journey-3-scores")
+    reply_text = local.inner_text().strip()
+
+    page.goto(app_url + "/adversarial")
+    page.get_by_label("Reply", exact=True).fill(reply_text)
+    page.get_by_role("button", name="Perturb and score").click()
+    _wait_for(lambda: page.get_by_text("Computed live").count() > 0, 120, "the lab table")
+    shot(page, "journey-4-adversarial")
+    page.get_by_label("Note (optional)").fill("journey flag")
+    page.get_by_role("button", name="Flag this row").click()
+    _wait_for(lambda: page.get_by_text("Flagged the").count() > 0, 30, "the flag")
+
+    page.goto(app_url + "/flags")
+    page.get_by_role("button", name="Refresh").click()
+    page.wait_for_timeout(1000)
+    shot(page, "journey-5-flags")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download the log (CSV)").click()
+    saved = tmp_path / "flags.csv"
+    download.value.save_as(saved)
+    with saved.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["note"] for r in rows] == ["journey flag"]
+    assert rows[0]["page"] == "adversarial" and rows[0]["original_reply"] == reply_text
