@@ -220,3 +220,16 @@ def scorer_agreement(votes: Sequence[Vote], rounds: Mapping[str, VoteRound]) -> 
         )
         for scorer, hits in sorted(tallies.items())
     ]
+
+
+def tally(
+    rows: Sequence[Mapping[str, str]],
+    rounds: Mapping[str, VoteRound],
+    round_code: str | None = None,
+    *,
+    resamples: int = 200,
+    seed: int = 0,
+) -> tuple[list[SourceResult], list[Agreement]]:
+    """:func:`summarize` and :func:`scorer_agreement` for the same votes."""
+    results = summarize(rows, round_code, resamples=resamples, seed=seed)
+    return results, scorer_agreement(parse_votes(rows, round_code), rounds)
