@@ -28,10 +28,10 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from config import APP_VERSION, SETTINGS
+from config import APP_VERSION
 from core.csvlog import CsvLog, CsvLogError, read_log, unsanitize_cell
 from core.textinput import InputError, clean_text
-from studies.votes import VoteRound, ballot
+from studies.votes import VoteRound, ballot, votes_dir
 
 VOTE_FILE_NAME = "votes.csv"
 FIELDS: tuple[str, ...] = (
@@ -59,7 +59,7 @@ class VoteLog(CsvLog):
     """The vote log in ``folder`` (default: ``EMPATHY_LAB_VOTES_DIR``)."""
 
     def __init__(self, folder: Path | None = None) -> None:
-        self.folder = folder or SETTINGS.votes_dir
+        self.folder = votes_dir(folder)
         super().__init__(
             self.folder / VOTE_FILE_NAME, FIELDS, what="vote log", nothing="no votes yet"
         )

@@ -89,9 +89,14 @@ class VoteRound:
         return cls(**data)
 
 
+def votes_dir(folder: Path | None = None) -> Path:
+    """The folder of rounds and the vote log: ``folder`` or ``EMPATHY_LAB_VOTES_DIR``."""
+    return Path(folder) if folder else SETTINGS.votes_dir
+
+
 def rounds_dir(folder: Path | None = None) -> Path:
-    """Where rounds are saved: ``<folder or EMPATHY_LAB_VOTES_DIR>/rounds``."""
-    return (folder or SETTINGS.votes_dir) / "rounds"
+    """Where rounds are saved: ``<votes dir>/rounds``."""
+    return votes_dir(folder) / "rounds"
 
 
 def normalize_code(code: str) -> str:
