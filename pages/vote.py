@@ -23,10 +23,11 @@ from reports.votes import (
     RANKING_HEADERS,
     agreement_rows,
     ranking_rows,
+    reveal_markdown,
     shares_chart,
     write_results,
 )
-from responders.registry import default_responder_ids, get_responder
+from responders.registry import default_responder_ids
 from scorers.registry import offered_scorer_ids
 from studies.vote_log import VoteLog, cast_vote
 from studies.vote_setup import THERAPIST, make_round
@@ -40,14 +41,6 @@ INTRO = (
     "therapist) stays hidden until you vote. Everyone with the same round code votes on the "
     "same replies, each in their own order."
 )
-
-
-def _source_label(source: str) -> str:
-    """``Local model (no key) · local/qwen…`` for known responders, the id otherwise."""
-    try:
-        return f"{get_responder(source).label} · `{source}`"
-    except (KeyError, ValueError):
-        return f"`{source}`"
 
 
 def ballot_updates(rnd: VoteRound, voter: str, note: str = "") -> list[object]:
@@ -126,35 +119,6 @@ def create(
     )
     voter = voter or new_voter_id()
     return [rnd.code, share, voter, rnd.code, *ballot_updates(rnd, voter)]
-
-
-def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
-    """Who wrote each reply, the saved scores, and this voter's choice."""
-    scorers = list(rnd.scores)
-    head = "| reply | written by | " + " | ".join(f"{s} (1–3)" for s in scorers) + " | your vote |"
-    lines = [head, "|" + "---|" * (3 + len(scorers))]
-    for letter, source in ballot(rnd, voter):
-        values = []
-        for scorer in scorers:
-            score = rnd.scores[scorer].get(source, {})
-            overall = score.get("overall")
-            values.append(f"{overall:.2f}" if overall is not None else "unscored")
-        pick = {row["most"]: "**most** empathetic", row["least"]: "least empathetic"}.get(
-            source, ""
-        )
-        lines.append(
-            f"| {letter} | {_source_label(source)} | " + " | ".join(values) + f" | {pick} |"
-        )
-    credits = [e.attribution for e in rnd.entries if e.attribution]
-    note = (
-        "\n\nScores: overall rubric score, 1 (low) to 3 (high), computed when the round was made."
-    )
-    return (
-        "### Thank you, your vote is in.\n\n"
-        + "\n".join(lines)
-        + note
-        + "".join(f"\n\n<small>{c}</small>" for c in credits)
-    )
 
 
 def vote(code: str, voter: str, most: str | None, least: str | None, reason: str) -> str:

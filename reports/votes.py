@@ -1,4 +1,4 @@
-"""Vote results as a diverging bar chart (as the reference study's Figure 3) and as CSV.
+"""Vote results as a diverging bar chart (as the reference study's Figure 3), tables, CSV.
 
 >>> from studies.vote_tally import summarize
 >>> rows = [{"round": "R", "voter": "1", "shown": "a|b", "most": "a", "least": "b"}]
@@ -18,6 +18,7 @@ import plotly.graph_objects as go
 
 from core.csvlog import sanitize_cell
 from studies.vote_tally import RESULT_COLUMNS, Agreement, SourceResult
+from studies.votes import VoteRound, ballot
 
 RANKING_HEADERS = ["rank", "source", "score", "95% interval", "most", "least", "shown"]
 AGREEMENT_HEADERS = ["scorer", "votes", "top = most", "bottom = least", "by chance"]
@@ -93,3 +94,42 @@ def write_results(results: Sequence[SourceResult], path: Path) -> None:
         writer = csv.DictWriter(fh, fieldnames=RESULT_COLUMNS)
         writer.writeheader()
         writer.writerows({**r.row(), "source": sanitize_cell(r.source)} for r in results)
+
+
+def _source_label(source: str) -> str:
+    """``Local model (no key) · local/qwen…`` for known responders, the id otherwise."""
+    from responders.registry import get_responder
+
+    try:
+        return f"{get_responder(source).label} · `{source}`"
+    except (KeyError, ValueError):
+        return f"`{source}`"
+
+
+def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
+    """Who wrote each reply, the saved scores, and this voter's choice."""
+    scorers = list(rnd.scores)
+    head = "| reply | written by | " + " | ".join(f"{s} (1–3)" for s in scorers) + " | your vote |"
+    lines = [head, "|" + "---|" * (3 + len(scorers))]
+    for letter, source in ballot(rnd, voter):
+        values = []
+        for scorer in scorers:
+            score = rnd.scores[scorer].get(source, {})
+            overall = score.get("overall")
+            values.append(f"{overall:.2f}" if overall is not None else "unscored")
+        pick = {row["most"]: "**most** empathetic", row["least"]: "least empathetic"}.get(
+            source, ""
+        )
+        lines.append(
+            f"| {letter} | {_source_label(source)} | " + " | ".join(values) + f" | {pick} |"
+        )
+    credits = [e.attribution for e in rnd.entries if e.attribution]
+    note = (
+        "\n\nScores: overall rubric score, 1 (low) to 3 (high), computed when the round was made."
+    )
+    return (
+        "### Thank you, your vote is in.\n\n"
+        + "\n".join(lines)
+        + note
+        + "".join(f"\n\n<small>{c}</small>" for c in credits)
+    )
