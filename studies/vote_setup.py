@@ -76,9 +76,12 @@ def generate_entries(
     options.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
     options.setdefault("temperature", DEFAULT_TEMPERATURE)
     panels: dict = {}
+    reported = -1
     for panels in stream_replies(message, [get_responder(i) for i in ids], **options):
         done = sum(p.status not in ("waiting", "streaming") for p in panels.values())
-        progress(done, len(ids), "writing replies")
+        if done != reported:
+            progress(done, len(ids), "writing replies")
+            reported = done
     entries, problems = [], []
     for rid, panel in panels.items():
         if panel.status == "done" and panel.reply is not None and panel.reply.text.strip():

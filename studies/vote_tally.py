@@ -4,9 +4,9 @@ The ranking turns each best–worst vote into pairwise wins (documented choice,
 as in a best–worst "maxdiff" analysis): the reply picked as most empathetic
 beats every other reply shown, and every other reply shown beats the one
 picked as least empathetic (the most beats the least once, not twice). A
-Bradley–Terry model is fitted to those wins with :func:`choix.ilsr_pairwise`
-(a small ridge, :data:`ALPHA`, keeps a source that always wins finite). The
-score is the model's log-strength, centred on 0; higher = more empathetic.
+Bradley–Terry model is fitted to the matrix of win counts with
+:func:`choix.ilsr_pairwise_dense` (a small ridge, :data:`ALPHA`, keeps a
+source that always wins finite). The score is the model's log-strength, centred on 0; higher = more empathetic.
 The 95 % interval is a percentile bootstrap (:func:`scipy.stats.bootstrap`)
 over voters: a voter's votes are resampled together.
 
@@ -107,13 +107,29 @@ def vote_pairs(vote: Vote) -> list[tuple[str, str]]:
     return wins + middle
 
 
+def comparison_matrix(votes: Sequence[Vote], sources: Sequence[str]) -> np.ndarray:
+    """``m[i, j]`` = how often ``sources[i]`` beat ``sources[j]`` (see :func:`vote_pairs`).
+
+    >>> comparison_matrix([Vote("R", "v", ("a", "b"), "b", "a")], ["a", "b"]).tolist()
+    [[0.0, 0.0], [1.0, 0.0]]
+    """
+    index = {s: i for i, s in enumerate(sources)}
+    matrix = np.zeros((len(sources), len(sources)))
+    for vote in votes:
+        for winner, loser in vote_pairs(vote):
+            matrix[index[winner], index[loser]] += 1
+    return matrix
+
+
+def _fit(matrix: np.ndarray, alpha: float = ALPHA) -> np.ndarray:
+    if not matrix.any():
+        return np.zeros(len(matrix))
+    return np.asarray(choix.ilsr_pairwise_dense(matrix, alpha=alpha))
+
+
 def fit_scores(votes: Sequence[Vote], sources: Sequence[str], alpha: float = ALPHA) -> np.ndarray:
     """Bradley–Terry log-strengths (mean 0) of ``sources`` from ``votes``, by choix."""
-    index = {s: i for i, s in enumerate(sources)}
-    pairs = [(index[w], index[lose]) for v in votes for w, lose in vote_pairs(v)]
-    if not pairs:
-        return np.zeros(len(sources))
-    return np.asarray(choix.ilsr_pairwise(len(sources), pairs, alpha=alpha))
+    return _fit(comparison_matrix(votes, sources), alpha)
 
 
 def bootstrap_intervals(
@@ -123,18 +139,18 @@ def bootstrap_intervals(
     by_voter: dict[str, list[Vote]] = {}
     for vote in votes:
         by_voter.setdefault(vote.voter, []).append(vote)
-    groups = list(by_voter.values())
-    if len(groups) < 2 or resamples < 2:
+    if len(by_voter) < 2 or resamples < 2:
         nan = np.full(len(sources), np.nan)
         return nan, nan
+    per_voter = np.stack([comparison_matrix(g, sources) for g in by_voter.values()])
 
     def statistic(picked: np.ndarray) -> np.ndarray:
-        return fit_scores([v for i in picked for v in groups[int(i)]], sources)
+        return _fit(per_voter[picked.astype(int)].sum(axis=0))
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a degenerate resample is fine: its interval is a point
         result = stats.bootstrap(
-            (np.arange(len(groups)),),
+            (np.arange(len(per_voter)),),
             statistic,
             vectorized=False,
             n_resamples=resamples,
