@@ -71,7 +71,11 @@ def open_round(code: str, voter: str) -> list[object]:
     except InputError as exc:
         raise gr.Error(str(exc)) from None
     voter = voter or new_voter_id()
-    note = "You have already voted in this round." if VoteLog().has_voted(rnd.code, voter) else ""
+    try:
+        voted = VoteLog().has_voted(rnd.code, voter)
+    except CsvLogError as exc:
+        raise gr.Error(f"The vote log could not be read: {exc}") from None
+    note = "You have already voted in this round." if voted else ""
     return [voter, rnd.code, *ballot_updates(rnd, voter, note)]
 
 

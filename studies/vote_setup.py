@@ -101,8 +101,11 @@ def score_round(
     progress: Progress = silent,
     folder: Path | None = None,
 ) -> VoteRound:
-    """Score every reply with each scorer, save the scores with the round and return it."""
-    from scorers.base import ScoreItem
+    """Score every reply with each scorer, save the scores with the round and return it.
+
+    An unavailable scorer (a judge without its key) is saved as "unscored" with the reason.
+    """
+    from scorers.base import Score, ScoreItem
     from scorers.registry import get_scorer
 
     scores: dict[str, dict[str, dict[str, Any]]] = dict(rnd.scores)  # type: ignore[arg-type]
@@ -110,7 +113,11 @@ def score_round(
     for done, scorer_id in enumerate(scorer_ids):
         progress(done, len(scorer_ids), f"scoring with {scorer_id}")
         scorer = get_scorer(scorer_id, keys=keys)
-        results = scorer.score_many(items)
+        reason = scorer.unavailable_reason()
+        if reason:
+            results = [Score.unscored(scorer_id, f"unavailable: {reason}")] * len(items)
+        else:
+            results = scorer.score_many(items)
         scores[scorer_id] = {
             e.source: s.to_dict() for e, s in zip(rnd.entries, results, strict=True)
         }

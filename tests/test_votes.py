@@ -322,3 +322,37 @@ def test_scorer_agreement(tmp_path):
     assert (agreement.scorer, agreement.votes) == ("head", 2)
     assert agreement.top_match == 0.5 and agreement.bottom_match == 1.0
     assert agreement.chance == pytest.approx(1 / 3, abs=1e-3)
+
+
+class LengthScorer:
+    """A fake scorer: longer replies score higher; or unavailable."""
+
+    def __init__(self, scorer_id: str, reason: str | None = None) -> None:
+        self.id, self.reason = scorer_id, reason
+
+    def unavailable_reason(self) -> str | None:
+        return self.reason
+
+    def score_many(self, items):
+        from scorers.base import Score
+
+        return [Score.from_components(self.id, 1, 1, min(3, len(i.reply) / 5)) for i in items]
+
+
+def test_scores_are_saved_with_the_round_and_unavailable_ones_say_why(tmp_path, monkeypatch):
+    from scorers import registry as scorer_registry
+    from studies.vote_setup import score_round
+
+    fakes = {"length": LengthScorer("length"), "judge/x": LengthScorer("judge/x", "needs KEY")}
+    monkeypatch.setattr(scorer_registry, "get_scorer", lambda sid, **_: fakes[sid])
+    rnd = score_round(make_round(tmp_path, n=3), ["length", "judge/x"], folder=tmp_path)
+    saved = load_round(rnd.code, tmp_path).scores
+    assert saved["length"]["src/0"]["status"] == "ok" and saved["length"]["src/0"]["overall"] > 1
+    assert saved["judge/x"]["src/1"] == {**saved["judge/x"]["src/1"], "status": "unscored"}
+    assert "needs KEY" in saved["judge/x"]["src/1"]["reason"]
+    cast_vote(
+        rnd, "s1", letter_of(rnd, "s1", "src/0"), letter_of(rnd, "s1", "src/2"), folder=tmp_path
+    )
+    votes = parse_votes(VoteLog(tmp_path).read())
+    (agreement,) = scorer_agreement(votes, {rnd.code: rnd})  # the unscored judge is left out
+    assert agreement.scorer == "length" and agreement.votes == 1
