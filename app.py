@@ -9,7 +9,7 @@ import threading
 
 import gradio as gr
 
-from pages import adversarial, compare, flags
+from pages import adversarial, compare, flags, vote
 
 #: (tab title, page module); each module's ``demo`` also runs alone, and has its own
 #: URL (``/compare``, ``/adversarial`` …) so a link can open one page directly.
@@ -17,6 +17,7 @@ PAGES = (
     ("Compare", compare),
     ("Adversarial", adversarial),
     ("Flags", flags),
+    ("Vote", vote),
 )
 INTRO = (
     "# Empathy Lab\nHow empathically do language models answer people in distress, "

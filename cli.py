@@ -7,6 +7,8 @@
     python cli.py flags --output copy.csv
     python cli.py perturb --input in.csv --perturbations all --seed 0 --output out.csv
     python cli.py robustness --scorers bert-head,bert-head+normalize --seed 0 --output report.csv
+    python cli.py round create --question-id 839 --responders local/qwen2.5-coder-1.5b
+    python cli.py votes summary --round K7Q2 --output results.csv
 
 Each command lives in ``commands/<name>.py`` (the twin of a page). Replies
 go to stdout, errors to stderr with a non-zero exit code (1: the call
@@ -19,10 +21,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from commands import flags, generate, robustness, score, train_head
+from commands import flags, generate, robustness, score, train_head, votes
 
 #: One module per study; each registers its sub-commands with ``add_parser``.
-COMMANDS = (generate, score, train_head, robustness, flags)
+COMMANDS = (generate, score, train_head, robustness, flags, votes)
 
 
 def build_parser() -> argparse.ArgumentParser:

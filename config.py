@@ -124,6 +124,7 @@ class Settings:
 
     cache_dir: Path
     flag_dir: Path
+    votes_dir: Path
     request_timeout_s: float
     max_retries: int
     max_message_chars: int
@@ -146,6 +147,9 @@ class Settings:
         return cls(
             cache_dir=cache.expanduser(),
             flag_dir=Path(merged.get("EMPATHY_LAB_FLAG_DIR", ROOT / "flagged")).expanduser(),
+            votes_dir=Path(
+                merged.get("EMPATHY_LAB_VOTES_DIR", ROOT / "flagged" / "votes")
+            ).expanduser(),
             request_timeout_s=_float(merged, "EMPATHY_LAB_TIMEOUT_S", 60.0),
             max_retries=_int(merged, "EMPATHY_LAB_MAX_RETRIES", 2),
             max_message_chars=_int(merged, "EMPATHY_LAB_MAX_MESSAGE_CHARS", 8000),

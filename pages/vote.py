@@ -1,0 +1,278 @@
+"""Vote page: which reply is most and least empathetic? Sources hidden until you vote.
+
+Runs alone with ``python -m pages.vote``; open a shared round with
+``?round=CODE``. The page only reads inputs, calls :mod:`studies.votes`,
+:mod:`studies.vote_setup`, :mod:`studies.vote_log` and
+:mod:`studies.vote_tally`, and shows what they return.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import gradio as gr
+
+from core.csvlog import CsvLogError
+from core.questions import by_label, load_questions
+from core.textinput import InputError
+from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.progress import gradio_progress
+from reports.votes import (
+    AGREEMENT_HEADERS,
+    RANKING_HEADERS,
+    agreement_rows,
+    ranking_rows,
+    reveal_markdown,
+    shares_chart,
+    write_results,
+)
+from responders.registry import default_responder_ids
+from scorers.registry import offered_scorer_ids
+from studies.vote_log import VoteLog, cast_vote
+from studies.vote_setup import THERAPIST, make_round
+from studies.vote_tally import tally
+from studies.votes import MAX_REPLIES, VoteRound, ballot, list_rounds, load_round, new_voter_id
+
+RESPONDER_IDS = [rid for rid in default_responder_ids() if rid != THERAPIST]
+INTRO = (
+    "## Blind vote\nRead one message and the replies to it, then pick the **most** and the "
+    "**least** empathetic reply. Who wrote each reply (a language model or a licensed "
+    "therapist) stays hidden until you vote. Everyone with the same round code votes on the "
+    "same replies, each in their own order."
+)
+
+
+def ballot_updates(rnd: VoteRound, voter: str, note: str = "") -> list[object]:
+    """Updates for the message, every reply box and both pickers (sources hidden)."""
+    shown = ballot(rnd, voter)
+    letters = [letter for letter, _ in shown]
+    boxes = [
+        gr.update(value=rnd.entry(source).text, label=f"Reply {letter}", visible=True)
+        for letter, source in shown
+    ]
+    boxes += [gr.update(value="", visible=False)] * (MAX_REPLIES - len(shown))
+    header = f"### Round {rnd.code}\n{note}\n\n**The message:**\n\n> " + rnd.message.replace(
+        "\n", "\n> "
+    )
+    return [
+        header,
+        *boxes,
+        gr.update(choices=letters, value=None),
+        gr.update(choices=letters, value=None),
+        "",
+    ]
+
+
+def open_round(code: str, voter: str) -> list[object]:
+    """Show round ``code`` to this session; returns [voter, round code, *ballot updates]."""
+    try:
+        rnd = load_round(code)
+    except InputError as exc:
+        raise gr.Error(str(exc)) from None
+    voter = voter or new_voter_id()
+    try:
+        voted = VoteLog().has_voted(rnd.code, voter)
+    except CsvLogError as exc:
+        raise gr.Error(f"The vote log could not be read: {exc}") from None
+    note = "You have already voted in this round." if voted else ""
+    return [voter, rnd.code, *ballot_updates(rnd, voter, note)]
+
+
+def on_load(voter: str, request: gr.Request) -> list[object]:
+    """Open the round named in the page address (``?round=K7Q2``), if any."""
+    code = (request.query_params.get("round") or "") if request else ""
+    if not code.strip():
+        return [gr.skip()] * (4 + MAX_REPLIES + 3)
+    return [code.strip().upper(), *open_round(code, voter)]
+
+
+def create(
+    label: str | None,
+    message: str,
+    responders: list[str],
+    scorers: list[str],
+    seed: float | None,
+    max_tokens: float,
+    temperature: float,
+    voter: str,
+    *key_values: str,
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+) -> list[object]:
+    """Make a round (replies written now, scores saved) and show it to this session."""
+    question = by_label(label or "")
+    text = question.question if question and not (message or "").strip() else message
+    try:
+        rnd, problems = make_round(
+            text,
+            [r for r in responders or [] if r in RESPONDER_IDS],
+            seed=None if seed in (None, "") else int(seed),
+            scorer_ids=[s for s in scorers or [] if s in offered_scorer_ids()],
+            progress=gradio_progress(progress),
+            max_tokens=int(max_tokens),
+            temperature=float(temperature),
+            keys=typed_keys(*key_values),
+        )
+    except InputError as exc:
+        raise gr.Error(str(exc)) from None
+    for problem in problems:
+        gr.Warning(f"Left out {problem}")
+    share = (
+        f"**Round code: `{rnd.code}`** — share it, or add `?round={rnd.code}` to this page's "
+        f"address. {len(rnd.entries)} replies, seed {rnd.seed}."
+    )
+    voter = voter or new_voter_id()
+    return [rnd.code, share, voter, rnd.code, *ballot_updates(rnd, voter)]
+
+
+def vote(code: str, voter: str, most: str | None, least: str | None, reason: str) -> str:
+    """Record this session's vote, then reveal the sources and scores."""
+    if not code or not voter:
+        raise gr.Error("Open or create a round first.")
+    try:
+        rnd = load_round(code)
+        row = cast_vote(rnd, voter, most or "", least or "", reason or "")
+    except (InputError, CsvLogError) as exc:
+        raise gr.Error(str(exc)) from None
+    return reveal_markdown(rnd, voter, row)
+
+
+def results(code: str) -> list[object]:
+    """Chart, ranking, agreement, a status line and the results CSV for one round or all."""
+    code = (code or "").strip().upper() or None
+    try:
+        rows = VoteLog().read()
+        found, agreement = tally(rows, {r.code: r for r in list_rounds()}, code, resamples=300)
+    except (CsvLogError, ValueError) as exc:
+        raise gr.Error(f"The votes could not be read: {exc}") from None
+    if not found:
+        return [
+            shares_chart([]),
+            [],
+            [],
+            f"No votes yet{' for round ' + code if code else ''}.",
+            None,
+        ]
+    path = Path(tempfile.mkdtemp(prefix="vote-results-")) / "results.csv"
+    write_results(found, path)
+    votes = max(r.n for r in found)
+    status = (
+        f"{len(found)} sources; each was shown in up to {votes} votes. Score: Bradley–Terry "
+        "log-strength from every most/least choice (0 = average, higher = more empathetic). "
+        "When two intervals overlap, the class cannot tell those two apart yet."
+    )
+    return [shares_chart(found), ranking_rows(found), agreement_rows(agreement), status, str(path)]
+
+
+def votes_file() -> str | None:
+    """The vote log for the download button (None before the first vote)."""
+    path = VoteLog().path
+    return str(path) if path.exists() else None
+
+
+def random_question() -> tuple[str, str]:
+    """A bundled question picked at random: its dropdown label and its text."""
+    import secrets
+
+    question = secrets.choice(load_questions())
+    return question.choice_label, question.question
+
+
+def question_text(label: str | None) -> str:
+    """The bundled question's text for a dropdown label (unchanged when none)."""
+    question = by_label(label or "")
+    return question.question if question else gr.skip()
+
+
+def _maker() -> list[gr.components.Component]:
+    """The teacher's controls (inside an accordion); returns the inputs of :func:`create`."""
+    with gr.Row():
+        picker = gr.Dropdown(
+            choices=[q.choice_label for q in load_questions()],
+            value=None,
+            label="Bundled question (CounselChat; the therapist's real answer is added)",
+            scale=4,
+        )
+        lucky = gr.Button("Random question", scale=1)
+    message = gr.Textbox(label="Message (or paste your own; then tick two responders)", lines=4)
+    responders = gr.CheckboxGroup(
+        RESPONDER_IDS, value=[RESPONDER_IDS[0]], label="Responders (models)"
+    )
+    scorers = gr.CheckboxGroup(
+        offered_scorer_ids(),
+        value=["bert-head"],
+        label="Scorers shown after the vote (bert-head takes seconds; a judge takes minutes)",
+    )
+    with gr.Row():
+        seed = gr.Number(value=None, precision=0, label="Shuffle seed (blank = random)")
+        max_tokens = gr.Slider(32, 1024, value=320, step=32, label="Max tokens per reply")
+        temperature = gr.Slider(0.0, 1.5, value=0.7, step=0.05, label="Temperature")
+    keys_in, _ = key_boxes()
+    picker.change(question_text, picker, message, api_name=False)
+    lucky.click(random_question, None, [picker, message], api_name=False)
+    return [picker, message, responders, scorers, seed, max_tokens, temperature, *keys_in]
+
+
+def build() -> gr.Blocks:
+    """Build the vote page."""
+    with gr.Blocks(title="Empathy Lab · Vote") as page:
+        gr.Markdown(INTRO)
+        voter, current = gr.State(""), gr.State("")
+        with gr.Tab("Vote"):
+            with gr.Row():
+                code_box = gr.Textbox(label="Round code", placeholder="K7Q2", scale=3)
+                open_button = gr.Button("Open round", scale=1)
+            with gr.Accordion("Make a new round (teachers)", open=False):
+                maker_inputs = _maker()
+                make_button = gr.Button("Make the round", variant="primary")
+                share = gr.Markdown()
+            round_md = gr.Markdown()
+            boxes = [
+                gr.Textbox(visible=False, interactive=False, lines=3, max_lines=24)
+                for _ in range(MAX_REPLIES)
+            ]
+            with gr.Row():
+                most = gr.Radio([], label="Most empathetic reply")
+                least = gr.Radio([], label="Least empathetic reply")
+            reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
+            vote_button = gr.Button("Vote", variant="primary")
+            reveal = gr.Markdown()
+        with gr.Tab("Results"):
+            with gr.Row():
+                results_code = gr.Textbox(label="Round code (blank = every round)", scale=3)
+                refresh = gr.Button("Show results", scale=1)
+            status = gr.Markdown()
+            chart = gr.Plot(label="Most and least empathetic, share of votes")
+            ranking = gr.Dataframe(headers=RANKING_HEADERS, interactive=False)
+            gr.Markdown("How often each scorer's top (bottom) reply was the voter's most (least):")
+            agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
+            with gr.Row():
+                results_download = gr.DownloadButton("Download results (CSV)", value=None)
+                votes_download = gr.DownloadButton("Download votes (CSV)", value=votes_file)
+        shown = [round_md, *boxes, most, least, reveal]
+        open_button.click(
+            open_round, [code_box, voter], [voter, current, *shown], api_name="open_round"
+        )
+        make_button.click(
+            create,
+            [*maker_inputs[:7], voter, *maker_inputs[7:]],
+            [code_box, share, voter, current, *shown],
+            api_name="create_round",
+            concurrency_limit=2,
+        )
+        vote_button.click(vote, [current, voter, most, least, reason], reveal, api_name="vote")
+        refresh.click(
+            results,
+            results_code,
+            [chart, ranking, agreement, status, results_download],
+            api_name="results",
+        )
+        refresh.click(votes_file, None, votes_download, api_name=False)
+        page.load(on_load, voter, [code_box, voter, current, *shown], api_name=False)
+    return page
+
+
+demo = build()
+
+if __name__ == "__main__":
+    demo.launch()

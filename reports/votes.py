@@ -1,0 +1,135 @@
+"""Vote results as a diverging bar chart (as the reference study's Figure 3), tables, CSV.
+
+>>> from studies.vote_tally import summarize
+>>> rows = [{"round": "R", "voter": "1", "shown": "a|b", "most": "a", "least": "b"}]
+>>> fig = shares_chart(summarize(rows, resamples=0))
+>>> [t.name for t in fig.data]
+['least empathetic', 'most empathetic']
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import plotly.graph_objects as go
+
+from core.csvlog import sanitize_cell
+from studies.vote_tally import RESULT_COLUMNS, Agreement, SourceResult
+from studies.votes import VoteRound, ballot
+
+RANKING_HEADERS = ["rank", "source", "score", "95% interval", "most", "least", "shown"]
+AGREEMENT_HEADERS = ["scorer", "votes", "top = most", "bottom = least", "by chance"]
+
+
+def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
+    """Least-empathetic share to the left, most-empathetic share to the right, per source."""
+    ordered = sorted(results, key=lambda r: r.most_share - r.least_share)
+    names = [r.source for r in ordered] or ["(no votes yet)"]
+    least = [-100 * r.least_share for r in ordered]
+    most = [100 * r.most_share for r in ordered]
+    fig = go.Figure()
+    fig.add_bar(
+        y=names,
+        x=least,
+        orientation="h",
+        name="least empathetic",
+        marker_color="#c0504d",
+        text=[f"{-x:.0f}% ({r.least}/{r.n})" for x, r in zip(least, ordered, strict=True)],
+        hovertemplate="%{y}: least empathetic in %{text}<extra></extra>",
+    )
+    fig.add_bar(
+        y=names,
+        x=most,
+        orientation="h",
+        name="most empathetic",
+        marker_color="#4f81bd",
+        text=[f"{x:.0f}% ({r.most}/{r.n})" for x, r in zip(most, ordered, strict=True)],
+        hovertemplate="%{y}: most empathetic in %{text}<extra></extra>",
+    )
+    fig.update_layout(
+        barmode="relative",
+        title=title or "Share of votes: least empathetic (left) and most empathetic (right)",
+        xaxis={"title": "% of the votes in which the reply was shown", "range": [-100, 100]},
+        height=160 + 50 * len(names),
+        margin={"l": 10, "r": 10, "t": 60, "b": 40},
+        legend={"orientation": "h", "y": -0.2},
+    )
+    return fig
+
+
+def _num(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:+.2f}"
+
+
+def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
+    """Rows for the ranking table (:data:`RANKING_HEADERS`)."""
+    return [
+        [
+            rank,
+            r.source,
+            _num(r.score),
+            f"{_num(r.ci_low)} to {_num(r.ci_high)}",
+            f"{r.most_share:.0%} ({r.most})",
+            f"{r.least_share:.0%} ({r.least})",
+            r.n,
+        ]
+        for rank, r in enumerate(results, start=1)
+    ]
+
+
+def agreement_rows(agreements: Sequence[Agreement]) -> list[list[object]]:
+    """Rows for the scorer-agreement table (:data:`AGREEMENT_HEADERS`)."""
+    return [
+        [a.scorer, a.votes, f"{a.top_match:.0%}", f"{a.bottom_match:.0%}", f"{a.chance:.0%}"]
+        for a in agreements
+    ]
+
+
+def write_results(results: Sequence[SourceResult], path: Path) -> None:
+    """The results CSV: one row per source with :data:`RESULT_COLUMNS` (cells formula-safe)."""
+    with Path(path).open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=RESULT_COLUMNS)
+        writer.writeheader()
+        writer.writerows({**r.row(), "source": sanitize_cell(r.source)} for r in results)
+
+
+def _source_label(source: str) -> str:
+    """``Local model (no key) · local/qwen…`` for known responders, the id otherwise."""
+    from responders.registry import get_responder
+
+    try:
+        return f"{get_responder(source).label} · `{source}`"
+    except (KeyError, ValueError):
+        return f"`{source}`"
+
+
+def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
+    """Who wrote each reply, the saved scores, and this voter's choice."""
+    scorers = list(rnd.scores)
+    head = "| reply | written by | " + " | ".join(f"{s} (1–3)" for s in scorers) + " | your vote |"
+    lines = [head, "|" + "---|" * (3 + len(scorers))]
+    for letter, source in ballot(rnd, voter):
+        values = []
+        for scorer in scorers:
+            score = rnd.scores[scorer].get(source, {})
+            overall = score.get("overall")
+            values.append(f"{overall:.2f}" if overall is not None else "unscored")
+        pick = {row["most"]: "**most** empathetic", row["least"]: "least empathetic"}.get(
+            source, ""
+        )
+        lines.append(
+            f"| {letter} | {_source_label(source)} | " + " | ".join(values) + f" | {pick} |"
+        )
+    credits = [e.attribution for e in rnd.entries if e.attribution]
+    note = (
+        "\n\nScores: overall rubric score, 1 (low) to 3 (high), computed when the round was made."
+    )
+    return (
+        "### Thank you, your vote is in.\n\n"
+        + "\n".join(lines)
+        + note
+        + "".join(f"\n\n<small>{c}</small>" for c in credits)
+    )

@@ -1,0 +1,128 @@
+"""Vote page driven headlessly: make a round, two sessions vote, reveal, results."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from types import SimpleNamespace
+
+import pytest
+from gradio_client import Client
+
+from core.questions import load_questions
+from responders import registry
+from studies import votes as votes_module
+from studies.vote_log import VoteLog
+from studies.votes import Entry, create_round, load_round
+from tests.conftest import ScriptedResponder
+
+LOCAL = "local/qwen2.5-coder-1.5b"
+NO_KEYS = ("", "", "", "")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
+    """Votes in a temporary folder; the local model replaced by a scripted one."""
+    folder = tmp_path_factory.mktemp("votes")
+    patch = pytest.MonkeyPatch()
+    settings = dataclasses.replace(votes_module.SETTINGS, votes_dir=folder)
+    patch.setattr(votes_module, "SETTINGS", settings)
+    fake = ScriptedResponder(chunks=["That sounds ", "exhausting. I'm here with you."])
+    patch.setitem(registry._CACHE, LOCAL, fake)
+    yield folder
+    patch.undo()
+
+
+@pytest.fixture(scope="module")
+def url(folder) -> Iterator[str]:
+    from pages import vote
+
+    page = vote.build()
+    page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
+    try:
+        yield page.local_url
+    finally:
+        page.close()
+
+
+def ballot(outputs: tuple) -> tuple[str, list[str], list[str]]:
+    """The round header, the visible reply texts and the letters offered."""
+    header, *rest = outputs
+    boxes, most = rest[: votes_module.MAX_REPLIES], rest[votes_module.MAX_REPLIES]
+    texts = [b["value"] for b in boxes if b.get("visible")]
+    assert [b.get("label") for b in boxes if b.get("visible")] == [
+        f"Reply {letter}" for letter in "ABCDEFGH"[: len(texts)]
+    ]
+    return header, texts, [choice[0] for choice in most["choices"]]
+
+
+def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
+    question = load_questions()[3]
+    teacher = Client(url, verbose=False)
+    code, share, *shown = teacher.predict(
+        question.choice_label, "", [LOCAL], ["bert-head"], 11, 64, 0.7, *NO_KEYS,
+        api_name="/create_round",
+    )  # fmt: skip
+    assert code in share and f"?round={code}" in share
+    rnd = load_round(code, folder)
+    assert sorted(rnd.sources) == ["human/counselchat", "scripted/fake"] and rnd.seed == 11
+    assert question.question in shown[0]
+    assert "counselchat" not in json.dumps(shown[:-1]).lower()  # sources hidden before the vote
+
+    reveals = []
+    for session, (most, least) in enumerate([("A", "B"), ("B", "A")]):
+        student = Client(url, verbose=False)
+        header, texts, letters = ballot(student.predict(code.lower(), api_name="/open_round"))
+        assert letters == ["A", "B"]
+        assert sorted(texts) == sorted(e.text for e in rnd.entries) and "already" not in header
+        reason = "=HYPERLINK(1)" if session == 0 else "kind"
+        reveals.append(student.predict(most, least, reason, api_name="/vote"))
+        with pytest.raises(Exception, match="already voted"):
+            student.predict(least, most, "", api_name="/vote")
+        header, _, _ = ballot(student.predict(code, api_name="/open_round"))
+        assert "already voted" in header
+    for reveal in reveals:
+        assert "human/counselchat" in reveal and "scripted/fake" in reveal
+        assert "**most** empathetic" in reveal and "bert-head" in reveal
+        assert "unscored" not in reveal
+    rows = VoteLog(folder).read()
+    assert len(rows) == 2 and {r["round"] for r in rows} == {code}
+    assert rows[0]["voter"] != rows[1]["voter"] and rows[0]["reason"] == "=HYPERLINK(1)"
+
+    chart, ranking, agreement, status, path = teacher.predict(code, api_name="/results")
+    assert "2 sources" in status
+    assert {row[1] for row in ranking["data"]} == {"human/counselchat", "scripted/fake"}
+    assert [t["name"] for t in json.loads(chart["plot"])["data"]] == [
+        "least empathetic",
+        "most empathetic",
+    ]
+    assert agreement["data"][0][0] == "bert-head" and agreement["data"][0][1] == 2
+    with open(path, encoding="utf-8") as fh:
+        assert fh.readline().strip() == "source,score,ci_low,ci_high,most_share,least_share,n"
+
+
+def test_bad_votes_and_codes_are_clear_messages(url, folder):
+    rnd = create_round("I feel alone.", [Entry("a/x", "one"), Entry("b/y", "two")], folder=folder)
+    client = Client(url, verbose=False)
+    with pytest.raises(Exception, match="no round ZZZZ"):
+        client.predict("ZZZZ", api_name="/open_round")
+    with pytest.raises(Exception, match=r"Open or create a round first|not in the list"):
+        client.predict("A", "B", "", api_name="/vote")
+    client.predict(rnd.code, api_name="/open_round")
+    with pytest.raises(Exception, match="must be different"):
+        client.predict("A", "A", "", api_name="/vote")
+    with pytest.raises(Exception, match="at least two replies"):
+        client.predict(None, "A message nobody bundled.", [LOCAL], [], None, 64, 0.7, *NO_KEYS,
+                       api_name="/create_round")  # fmt: skip
+
+
+def test_a_shared_link_opens_its_round(folder):
+    from pages import vote
+
+    rnd = create_round("I feel alone.", [Entry("a/x", "one"), Entry("b/y", "two")], folder=folder)
+    request = SimpleNamespace(query_params={"round": rnd.code.lower()})
+    code, voter, current, header, *_ = vote.on_load("", request)  # type: ignore[arg-type]
+    assert code == current == rnd.code and voter and f"Round {rnd.code}" in header
+    skipped = vote.on_load("", SimpleNamespace(query_params={}))  # type: ignore[arg-type]
+    assert len(skipped) == 4 + votes_module.MAX_REPLIES + 3
