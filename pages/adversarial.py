@@ -240,7 +240,9 @@ def build() -> gr.Blocks:
         with gr.Row():
             count = gr.Slider(5, 100, value=20, step=5, label="Replies")
             report_scorers = gr.CheckboxGroup(
-                SCORER_CHOICES, value=["bert-head", "bert-head+normalize"], label="Scorers"
+                [(names(s), s) for s in SCORER_CHOICES],
+                value=["bert-head", "bert-head+normalize"],
+                label="Scorers",
             )
             report_seed = gr.Number(0, precision=0, label="Seed")
             report_run = gr.Button("Run the report")

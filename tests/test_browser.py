@@ -178,6 +178,7 @@ def test_first_five_minutes_journey(page, app_url, tmp_path):
     page.get_by_label("Reply", exact=True).fill(reply_text)
     page.get_by_role("button", name="Perturb and score").click()
     _wait_for(lambda: page.get_by_text("Computed live").count() > 0, 120, "the lab table")
+    _wait_for(lambda: page.locator(".js-plotly-plot").count() >= 1, 30, "the change chart")
     shot(page, "journey-4-adversarial")
     page.get_by_label("Note (optional)").fill("journey flag")
     page.get_by_role("button", name="Flag this row").click()
