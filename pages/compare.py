@@ -260,7 +260,7 @@ def build() -> gr.Blocks:
             headers=SCORE_COLUMNS,
             interactive=False,
             wrap=True,
-            column_widths=["13%", "13%", "10%", "10%", "10%", "9%", "9%", "26%"],
+            column_widths=["150px", "170px", "95px", "95px", "100px", "85px", "95px", "340px"],
         )
         by_scorer = gr.Plot(label="By scorer")
         gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")

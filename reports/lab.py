@@ -67,7 +67,7 @@ def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str)
         body.append(
             f"<tr><td><b>{html.escape(variant.perturbation_id)}</b></td>"
             f"<td><small>{html.escape(how_made(variant.method))}</small></td>"
-            f"<td style='max-width:40em'>{diff_html(variant.source, variant.text)}</td>"
+            f"<td style='min-width:16em;max-width:40em'>{diff_html(variant.source, variant.text)}</td>"
             + "".join(cells)
             + "</tr>"
         )
