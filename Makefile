@@ -2,6 +2,9 @@
 PY ?= python3
 PIP := $(PY) -m pip
 STAMP := .cache/setup-$(shell cat requirements.txt requirements-dev.txt | sha256sum | cut -c1-12).stamp
+# llama.cpp build flags. The Dockerfile adds -DGGML_NATIVE=OFF so its image runs on any
+# x86-64 host; here the build may use this machine's own CPU features.
+LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF
 
 .PHONY: setup app test lint bench
 
@@ -10,7 +13,7 @@ STAMP := .cache/setup-$(shell cat requirements.txt requirements-dev.txt | sha256
 setup: $(STAMP)
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PIP) install torch==2.13.0
-	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(PIP) install -r requirements-dev.txt
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) install -r requirements-dev.txt
 	$(PY) -c "from responders.local_llama import warm_up; r = warm_up(); print(r or 'local model ready')"
 	mkdir -p .cache && touch $@
 
