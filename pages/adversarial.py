@@ -189,6 +189,88 @@ def pick_example(name: str) -> tuple[object, ...]:
     )
 
 
+def _lab_section() -> None:
+    """One reply perturbed every way, its table, chart and flag row."""
+    with gr.Row():
+        with gr.Column(scale=3):
+            example = gr.Dropdown(example_names(), value=None, label="Example reply")
+            reply = gr.Textbox(label="Reply", lines=6)
+            message = gr.Textbox(label="The message it answers (optional)", lines=2)
+        with gr.Column(scale=2):
+            perturbation_box = gr.CheckboxGroup(
+                list(PERTURBATIONS), value=list(PERTURBATIONS), label="Perturbations"
+            )
+            scorer_box = gr.CheckboxGroup(
+                [(names(s), s) for s in SCORER_CHOICES],
+                value=["bert-head"],
+                label="Scorers",
+                info="The empathy head takes about a second; the local judge about "
+                "10–30 s per text on a CPU (12 texts: several minutes).",
+            )
+            with gr.Row():
+                seed = gr.Number(0, precision=0, label="Seed (same seed, same variants)")
+                rewriter = gr.Dropdown(
+                    REWRITER_CHOICES,
+                    value=RULES_ONLY,
+                    label="Rewrites (shortened, elevated, casual) by",
+                )
+            with gr.Row():
+                run = gr.Button("Perturb and score", variant="primary")
+                stop = gr.Button("Stop", variant="secondary")
+    lab_note = gr.Markdown()
+    table = gr.HTML()
+    chart = gr.Plot()
+    rows_state = gr.State([])
+    with gr.Row():
+        flag_pick = gr.Dropdown([], label="Row to flag")
+        flag_note = gr.Textbox(label="Note (optional)")
+        flag_button = gr.Button("Flag this row")
+    flag_status = gr.Markdown()
+    shown = [table, chart, rows_state, flag_pick, lab_note]
+    example.change(pick_example, example, [reply, message, *shown], api_name=False)
+    lab_event = run.click(
+        run_lab,
+        [reply, message, perturbation_box, scorer_box, seed, rewriter],
+        shown,
+        api_name="lab",
+    )
+    stop.click(lambda: "Stopped.", None, lab_note, cancels=[lab_event], api_name=False)
+    flag_button.click(
+        flag_row, [rows_state, flag_pick, flag_note], flag_status, api_name="flag_lab_row"
+    )
+
+
+def _report_section() -> None:
+    """The robustness study over many bundled replies."""
+    gr.Markdown("### Robustness over many replies (bundled therapist answers, rule-based rewrites)")
+    with gr.Row():
+        count = gr.Slider(5, 100, value=20, step=5, label="Replies")
+        scorers = gr.CheckboxGroup(
+            [(names(s), s) for s in SCORER_CHOICES],
+            value=["bert-head", "bert-head+normalize"],
+            label="Scorers",
+        )
+        seed = gr.Number(0, precision=0, label="Seed")
+        run = gr.Button("Run the report")
+        stop = gr.Button("Stop", variant="secondary")
+    heatmap = gr.Plot()
+    columns = [
+        "perturbation",
+        "scorer",
+        "component",
+        "mean Δ",
+        "mean |Δ|",
+        "share moved > 0.25",
+        "n",
+    ]
+    table = gr.Dataframe(headers=columns, interactive=False)
+    report_file = gr.File(label="Report (CSV)")
+    event = run.click(
+        run_report, [count, scorers, seed], [heatmap, table, report_file], api_name="robustness"
+    )
+    stop.click(None, None, None, cancels=[event], api_name=False)
+
+
 def build() -> gr.Blocks:
     """Build the adversarial page."""
     with gr.Blocks(title="Empathy Lab · Adversarial") as page:
@@ -198,93 +280,8 @@ def build() -> gr.Blocks:
             "Behavioral and overall scores move. A good scorer holds still on the first "
             "nine, falls for *strip-empathy*, and does not rise for *judge-injection*."
         )
-        with gr.Row():
-            with gr.Column(scale=3):
-                example = gr.Dropdown(example_names(), value=None, label="Example reply")
-                reply = gr.Textbox(label="Reply", lines=6)
-                message = gr.Textbox(label="The message it answers (optional)", lines=2)
-            with gr.Column(scale=2):
-                perturbation_box = gr.CheckboxGroup(
-                    list(PERTURBATIONS), value=list(PERTURBATIONS), label="Perturbations"
-                )
-                scorer_box = gr.CheckboxGroup(
-                    [(names(s), s) for s in SCORER_CHOICES],
-                    value=["bert-head"],
-                    label="Scorers",
-                    info="The empathy head takes about a second; the local judge about "
-                    "10–30 s per text on a CPU (12 texts: several minutes).",
-                )
-                with gr.Row():
-                    seed = gr.Number(0, precision=0, label="Seed (same seed, same variants)")
-                    rewriter = gr.Dropdown(
-                        REWRITER_CHOICES,
-                        value=RULES_ONLY,
-                        label="Rewrites (shortened, elevated, casual) by",
-                    )
-                with gr.Row():
-                    run = gr.Button("Perturb and score", variant="primary")
-                    stop = gr.Button("Stop", variant="secondary")
-        lab_note = gr.Markdown()
-        table = gr.HTML()
-        chart = gr.Plot()
-        rows_state = gr.State([])
-        with gr.Row():
-            flag_pick = gr.Dropdown([], label="Row to flag")
-            flag_note = gr.Textbox(label="Note (optional)")
-            flag_button = gr.Button("Flag this row")
-        flag_status = gr.Markdown()
-
-        gr.Markdown(
-            "### Robustness over many replies (bundled therapist answers, rule-based rewrites)"
-        )
-        with gr.Row():
-            count = gr.Slider(5, 100, value=20, step=5, label="Replies")
-            report_scorers = gr.CheckboxGroup(
-                [(names(s), s) for s in SCORER_CHOICES],
-                value=["bert-head", "bert-head+normalize"],
-                label="Scorers",
-            )
-            report_seed = gr.Number(0, precision=0, label="Seed")
-            report_run = gr.Button("Run the report")
-            report_stop = gr.Button("Stop", variant="secondary")
-        heatmap = gr.Plot()
-        report_table = gr.Dataframe(
-            headers=[
-                "perturbation",
-                "scorer",
-                "component",
-                "mean Δ",
-                "mean |Δ|",
-                "share moved > 0.25",
-                "n",
-            ],
-            interactive=False,
-        )
-        report_file = gr.File(label="Report (CSV)")
-
-        example.change(
-            pick_example,
-            example,
-            [reply, message, table, chart, rows_state, flag_pick, lab_note],
-            api_name=False,
-        )
-        lab_event = run.click(
-            run_lab,
-            [reply, message, perturbation_box, scorer_box, seed, rewriter],
-            [table, chart, rows_state, flag_pick, lab_note],
-            api_name="lab",
-        )
-        stop.click(lambda: "Stopped.", None, lab_note, cancels=[lab_event], api_name=False)
-        flag_button.click(
-            flag_row, [rows_state, flag_pick, flag_note], flag_status, api_name="flag_lab_row"
-        )
-        report_event = report_run.click(
-            run_report,
-            [count, report_scorers, report_seed],
-            [heatmap, report_table, report_file],
-            api_name="robustness",
-        )
-        report_stop.click(None, None, None, cancels=[report_event], api_name=False)
+        _lab_section()
+        _report_section()
     return page
 
 

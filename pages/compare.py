@@ -10,18 +10,25 @@ stored on the server.
 from __future__ import annotations
 
 import itertools
-import re
 import time
 from collections.abc import Iterator
 
 import gradio as gr
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE, KEY_ENV_VARS
-from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.questions import by_label, load_questions
 from core.textinput import InputError
 from pages.widgets.judge import judge_controls, judge_options
 from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.reply_panels import (
+    RESPONDER_IDS,
+    default_selection,
+    flag_reply,
+    panel_visibility,
+    refresh_choices,
+    reply_panels,
+    responder_choices,
+)
 from pages.widgets.scores import SCORES_HELP, judge_cautions, names
 from reports.charts import (
     RADAR_CAPTION,
@@ -30,59 +37,17 @@ from reports.charts import (
     radar_by_scorer,
     score_rows,
 )
-from responders.registry import availability, default_responder_ids, get_responder
+from responders.registry import get_responder
 from scorers.registry import DEFAULT_SCORERS, get_scorer, offered_scorer_ids, scorer_label
 from studies.rounds import Round, stream_round
 
-RESPONDER_IDS = default_responder_ids()
 SCORER_IDS = offered_scorer_ids()
-PER_ROW = 3
-
-
-def responder_choices(*key_values: str) -> list[tuple[str, str]]:
-    """Every offered responder as (readable name, id); the name says what a missing one needs.
-
-    >>> dict((v, k) for k, v in responder_choices())["openai/gpt-4o"]
-    'OpenAI: gpt-4o — needs OPENAI_API_KEY'
-    """
-    status = availability(typed_keys(*key_values))
-    return [
-        (get_responder(r).display_name + (f" — {why.split(':')[0]}" if why else ""), r)
-        for r, why in status.items()
-    ]
-
-
-def refresh_choices(*key_values: str) -> gr.CheckboxGroup:
-    """Update the responder list after a key was typed."""
-    return gr.CheckboxGroup(choices=responder_choices(*key_values))
-
-
-def panel_id(responder_id: str) -> str:
-    """The HTML id of a responder's reply panel: ``reply-local-qwen2-5-coder-1-5b``."""
-    return "reply-" + re.sub(r"\W+", "-", responder_id.replace("_", "-"))
-
-
-def initial_status(responder_id: str) -> str:
-    """A panel's line before any run: what the responder needs, if anything."""
-    reason = availability()[responder_id]
-    return "not run yet" if reason is None else f"unavailable: {reason}"
-
-
-def default_selection() -> list[str]:
-    """Responders ticked when the page opens: the local model and the therapist."""
-    ready = [rid for rid, reason in availability().items() if reason is None]
-    return [rid for rid in ready if rid.split("/")[0] in ("local", "human")] or ready
 
 
 def question_text(label: str | None) -> str:
     """The bundled question's text for a dropdown label."""
     question = by_label(label or "")
     return question.question if question else gr.skip()
-
-
-def panel_visibility(selected: list[str]) -> list[gr.Column]:
-    """Show the panels of ticked responders only."""
-    return [gr.Column(visible=rid in (selected or [])) for rid in RESPONDER_IDS]
 
 
 def _panel_updates(state: Round) -> list[str]:
@@ -168,21 +133,6 @@ def _round_updates(
     return [*_panel_updates(state), table, *plots, progress, saved]
 
 
-def flag_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
-    """Append ``responder_id``'s latest reply and its scores to the flag log."""
-    reply = (state or {}).get("replies", {}).get(responder_id)
-    if not reply or not reply.get("text"):
-        return "Nothing to flag yet: get the replies first."
-    record = FlagRecord.from_reply(
-        "compare", reply, state.get("scores", {}).get(responder_id, []), note or ""
-    )
-    try:
-        FlagLog().append(record, secrets=[v for v in key_values if v])
-    except FlagLogError as exc:
-        raise gr.Error(str(exc)) from None
-    return "Flagged. It is in the Flags tab."
-
-
 def _inputs() -> tuple[gr.components.Component, ...]:
     with gr.Row():
         with gr.Column(scale=3):
@@ -216,32 +166,32 @@ def _inputs() -> tuple[gr.components.Component, ...]:
     return message, selected, scorer_box, run, stop
 
 
-def _panels() -> tuple[list[gr.Column], list[gr.components.Component], dict]:
-    columns: list[gr.Column] = []
-    outputs: list[gr.components.Component] = []
-    flags: dict[str, tuple[gr.Textbox, gr.Button, gr.Markdown]] = {}
-    ticked = default_selection()
-    for start in range(0, len(RESPONDER_IDS), PER_ROW):
-        with gr.Row(equal_height=False):
-            for rid in RESPONDER_IDS[start : start + PER_ROW]:
-                with gr.Column(visible=rid in ticked, min_width=280) as column:
-                    gr.Markdown(f"**{get_responder(rid).display_name}** <small>`{rid}`</small>")
-                    text = gr.Markdown(
-                        "",
-                        elem_id=panel_id(rid),
-                        elem_classes=["reply-panel"],
-                        min_height=80,
-                        max_height=420,
-                    )
-                    status = gr.Markdown(initial_status(rid))
-                    with gr.Row():
-                        note = gr.Textbox(placeholder="Why flag it? (optional)", show_label=False)
-                        button = gr.Button("Flag this reply", size="sm")
-                    flag_status = gr.Markdown()
-                columns.append(column)
-                outputs += [text, status]
-                flags[rid] = (note, button, flag_status)
-    return columns, outputs, flags
+def _scores() -> tuple[gr.Dataframe, gr.Plot, gr.Plot]:
+    """The scores section: what the numbers mean, cautions, the table and both radars."""
+    gr.Markdown("### Scores\n" + SCORES_HELP)
+    gr.Markdown(judge_cautions(SCORER_IDS))
+    table = gr.Dataframe(
+        headers=SCORE_COLUMNS,
+        interactive=False,
+        wrap=True,
+        column_widths=["150px", "170px", "95px", "95px", "100px", "85px", "95px", "340px"],
+    )
+    by_scorer = gr.Plot(label="By scorer")
+    gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")
+    by_responder = gr.Plot(label="By responder")
+    gr.Markdown(RADAR_CAPTION + " Here each colour is a scorer: shapes that overlap agree.")
+    return table, by_scorer, by_responder
+
+
+def _sampling() -> tuple[gr.Textbox, gr.Slider, gr.Slider]:
+    with gr.Accordion("Prompt and sampling", open=False):
+        system = gr.Textbox(value=DEFAULT_SYSTEM_PROMPT, label="System prompt", lines=3)
+        with gr.Row():
+            max_tokens = gr.Slider(16, 2048, value=DEFAULT_MAX_TOKENS, step=16, label="Max tokens")
+            temperature = gr.Slider(
+                0.0, 2.0, value=DEFAULT_TEMPERATURE, step=0.05, label="Temperature"
+            )
+    return system, max_tokens, temperature
 
 
 def build() -> gr.Blocks:
@@ -253,28 +203,9 @@ def build() -> gr.Blocks:
         )
         message, selected, scorer_box, run, stop = _inputs()
         progress = gr.Markdown("", elem_id="compare-progress")
-        columns, outputs, flags = _panels()
-        gr.Markdown("### Scores\n" + SCORES_HELP)
-        gr.Markdown(judge_cautions(SCORER_IDS))
-        score_table = gr.Dataframe(
-            headers=SCORE_COLUMNS,
-            interactive=False,
-            wrap=True,
-            column_widths=["150px", "170px", "95px", "95px", "100px", "85px", "95px", "340px"],
-        )
-        by_scorer = gr.Plot(label="By scorer")
-        gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")
-        by_responder = gr.Plot(label="By responder")
-        gr.Markdown(RADAR_CAPTION + " Here each colour is a scorer: shapes that overlap agree.")
-        with gr.Accordion("Prompt and sampling", open=False):
-            system = gr.Textbox(value=DEFAULT_SYSTEM_PROMPT, label="System prompt", lines=3)
-            with gr.Row():
-                max_tokens = gr.Slider(
-                    16, 2048, value=DEFAULT_MAX_TOKENS, step=16, label="Max tokens"
-                )
-                temperature = gr.Slider(
-                    0.0, 2.0, value=DEFAULT_TEMPERATURE, step=0.05, label="Temperature"
-                )
+        columns, outputs, flags = reply_panels()
+        score_table, by_scorer, by_responder = _scores()
+        system, max_tokens, temperature = _sampling()
         judge_boxes = judge_controls()
         keys_in, _ = key_boxes()
         replies = gr.State({})

@@ -1,0 +1,101 @@
+"""The Compare page's reply panels: one per offered responder, shown when ticked.
+
+Each panel has its reply (Markdown, streamed), a status line, and a flag
+row (note + button) right beside it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import gradio as gr
+
+from core.flags import FlagLog, FlagLogError, FlagRecord
+from pages.widgets.keys import typed_keys
+from responders.registry import availability, default_responder_ids, get_responder
+
+RESPONDER_IDS = default_responder_ids()
+PER_ROW = 3
+
+
+def responder_choices(*key_values: str) -> list[tuple[str, str]]:
+    """Every offered responder as (readable name, id); the name says what a missing one needs.
+
+    >>> dict((v, k) for k, v in responder_choices())["openai/gpt-4o"]
+    'OpenAI: gpt-4o — needs OPENAI_API_KEY'
+    """
+    status = availability(typed_keys(*key_values))
+    return [
+        (get_responder(r).display_name + (f" — {why.split(':')[0]}" if why else ""), r)
+        for r, why in status.items()
+    ]
+
+
+def refresh_choices(*key_values: str) -> gr.CheckboxGroup:
+    """Update the responder list after a key was typed."""
+    return gr.CheckboxGroup(choices=responder_choices(*key_values))
+
+
+def panel_id(responder_id: str) -> str:
+    """The HTML id of a responder's reply panel: ``reply-local-qwen2-5-coder-1-5b``."""
+    return "reply-" + re.sub(r"\W+", "-", responder_id.replace("_", "-"))
+
+
+def initial_status(responder_id: str) -> str:
+    """A panel's line before any run: what the responder needs, if anything."""
+    reason = availability()[responder_id]
+    return "not run yet" if reason is None else f"unavailable: {reason}"
+
+
+def default_selection() -> list[str]:
+    """Responders ticked when the page opens: the local model and the therapist."""
+    ready = [rid for rid, reason in availability().items() if reason is None]
+    return [rid for rid in ready if rid.split("/")[0] in ("local", "human")] or ready
+
+
+def panel_visibility(selected: list[str]) -> list[gr.Column]:
+    """Show the panels of ticked responders only."""
+    return [gr.Column(visible=rid in (selected or [])) for rid in RESPONDER_IDS]
+
+
+def flag_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
+    """Append ``responder_id``'s latest reply and its scores to the flag log."""
+    reply = (state or {}).get("replies", {}).get(responder_id)
+    if not reply or not reply.get("text"):
+        return "Nothing to flag yet: get the replies first."
+    record = FlagRecord.from_reply(
+        "compare", reply, state.get("scores", {}).get(responder_id, []), note or ""
+    )
+    try:
+        FlagLog().append(record, secrets=[v for v in key_values if v])
+    except FlagLogError as exc:
+        raise gr.Error(str(exc)) from None
+    return "Flagged. It is in the Flags tab."
+
+
+def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict]:
+    columns: list[gr.Column] = []
+    outputs: list[gr.components.Component] = []
+    flags: dict[str, tuple[gr.Textbox, gr.Button, gr.Markdown]] = {}
+    ticked = default_selection()
+    for start in range(0, len(RESPONDER_IDS), PER_ROW):
+        with gr.Row(equal_height=False):
+            for rid in RESPONDER_IDS[start : start + PER_ROW]:
+                with gr.Column(visible=rid in ticked, min_width=280) as column:
+                    gr.Markdown(f"**{get_responder(rid).display_name}** <small>`{rid}`</small>")
+                    text = gr.Markdown(
+                        "",
+                        elem_id=panel_id(rid),
+                        elem_classes=["reply-panel"],
+                        min_height=80,
+                        max_height=420,
+                    )
+                    status = gr.Markdown(initial_status(rid))
+                    with gr.Row():
+                        note = gr.Textbox(placeholder="Why flag it? (optional)", show_label=False)
+                        button = gr.Button("Flag this reply", size="sm")
+                    flag_status = gr.Markdown()
+                columns.append(column)
+                outputs += [text, status]
+                flags[rid] = (note, button, flag_status)
+    return columns, outputs, flags
