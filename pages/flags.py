@@ -10,6 +10,8 @@ import gradio as gr
 from core.flags import FIELDS, FlagLog, FlagLogError
 
 VIEW_COLUMNS = ["timestamp", "page", "responder_id", "perturbation_id", "note", "reply", "scores"]
+#: Readable headers for the viewer, in VIEW_COLUMNS order.
+VIEW_HEADERS = ["When (UTC)", "Page", "Responder", "Perturbation", "Note", "Reply", "Scores"]
 DISK_NOTE = (
     "On a hosted Space the disk may be wiped when the Space restarts or sleeps: "
     "download the log to keep it."
@@ -45,7 +47,12 @@ def build() -> gr.Blocks:
             count = gr.Slider(5, 200, value=20, step=5, label="Rows to show")
             refresh = gr.Button("Refresh")
         status = gr.Markdown()
-        table = gr.Dataframe(headers=VIEW_COLUMNS, interactive=False, wrap=True)
+        table = gr.Dataframe(
+            headers=VIEW_HEADERS,
+            interactive=False,
+            wrap=True,
+            column_widths=["190px", "110px", "190px", "150px", "200px", "420px", "300px"],
+        )
         with gr.Row():
             download = gr.DownloadButton("Download the log (CSV)", value=log_file)
             gr.Markdown(DISK_NOTE)
