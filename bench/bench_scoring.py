@@ -22,11 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from perturbations.registry import PERTURBATIONS
 from core.questions import load_questions
+from perturbations.registry import PERTURBATIONS
 from scorers.base import ScoreItem
-from scorers.bert_head.head import HeadNet, load_head, split_sentences
 from scorers.bert_head.encoder import Encoder, default_encoder_path
+from scorers.bert_head.head import HeadNet, load_head, split_sentences
 
 
 def round_items() -> list[ScoreItem]:

@@ -13,7 +13,7 @@ import sys
 from core import csvlog  # noqa: F401  (raises the CSV field-size limit: any cell size is read)
 
 #: ``commands/<name>.py`` modules each expose ``add_parser(sub)``.
-Subparsers = argparse._SubParsersAction  # noqa: SLF001
+Subparsers = argparse._SubParsersAction
 
 
 def say(text: str) -> None:
@@ -65,7 +65,7 @@ def add_persona_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def persona(args: argparse.Namespace):  # noqa: ANN201 (a Persona or None)
+def persona(args: argparse.Namespace):
     """The judge's reader persona from the command line (None when no part is given)."""
     from scorers.judge.persona import Persona
 

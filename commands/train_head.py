@@ -14,6 +14,7 @@ from config import RUBRIC_LABELS_CSV
 def run_train(args: argparse.Namespace) -> int:
     """Train the BERT head, report cross-validated metrics, and save it with its card."""
     from scorers.bert_head import training as ht
+    from scorers.bert_head.encoder import load_encoder
     from scorers.bert_head.head import (
         HEAD_CARD,
         HEAD_WEIGHTS,
@@ -21,7 +22,6 @@ def run_train(args: argparse.Namespace) -> int:
         read_head,
         save_head,
     )
-    from scorers.bert_head.encoder import load_encoder
 
     try:
         labels = ht.load_labels(Path(args.data), limit=args.limit)

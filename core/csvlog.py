@@ -87,7 +87,9 @@ class CsvLog:
         """The row as it will be written: keys redacted, every cell sanitised and checked."""
         unknown = set(row) - set(self.fields)
         if unknown:
-            raise CsvLogError(f"unknown column(s) for the {self.what}: {', '.join(sorted(unknown))}")
+            raise CsvLogError(
+                f"unknown column(s) for the {self.what}: {', '.join(sorted(unknown))}"
+            )
         secrets = [*_server_secrets(), *secrets]
         out: dict[str, str] = {}
         for name in self.fields:

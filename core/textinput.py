@@ -40,7 +40,7 @@ def clean_text(text: object, *, limit: int | None = None, what: str = "message")
     >>> clean_text("")
     Traceback (most recent call last):
     ...
-    textinput.InputError: The message is empty: paste a question or a story first.
+    core.textinput.InputError: The message is empty: paste a question or a story first.
     """
     if text is None:
         text = ""

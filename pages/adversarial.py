@@ -14,17 +14,17 @@ import gradio as gr
 import plotly.graph_objects as go
 
 from config import BUNDLED_DATA_DIR
-from pages.widgets.progress import gradio_progress
-from reports.charts import robustness_heatmap
-from studies import robustness as rb
 from core.flags import FlagLog, FlagLogError, FlagRecord
+from core.questions import load_questions
+from core.textinput import InputError, clean_text
+from pages.widgets.progress import gradio_progress
 from perturbations.registry import PERTURBATIONS, resolve
 from perturbations.rewrite import find_rewriter
-from core.questions import load_questions
+from reports.charts import robustness_heatmap
 from responders.registry import default_responder_ids
 from scorers.base import ScoreItem
 from scorers.registry import DEFAULT_JUDGE, get_scorer
-from core.textinput import InputError, clean_text
+from studies import robustness as rb
 
 EXAMPLES = json.loads((BUNDLED_DATA_DIR / "adversarial_examples.json").read_text(encoding="utf-8"))
 SCORER_CHOICES = ["bert-head", "bert-head+normalize", DEFAULT_JUDGE, f"{DEFAULT_JUDGE}+normalize"]

@@ -19,7 +19,7 @@ from core.textinput import InputError
 from pages.widgets.judge import judge_controls, judge_options
 from pages.widgets.keys import key_boxes, typed_keys
 from reports.charts import SCORE_COLUMNS, radar_by_responder, radar_by_scorer, score_rows
-from responders.registry import availability, default_responder_ids
+from responders.registry import availability, default_responder_ids, get_responder
 from scorers.registry import DEFAULT_SCORERS, get_scorer, offered_scorer_ids
 from studies.rounds import Panel, Round, stream_round
 

@@ -8,7 +8,6 @@ True
 from __future__ import annotations
 
 import random
-
 from typing import TYPE_CHECKING
 
 from perturbations.base import Perturbation

@@ -3,7 +3,7 @@
 Id: ``human/counselchat``. It answers only the bundled questions (the text
 must match one of them); for anything else it says so instead of replying.
 
->>> from questions import load_questions
+>>> from core.questions import load_questions
 >>> q = load_questions()[0]
 >>> text = "".join(HumanResponder().generate(q.question))
 >>> text == q.answer

@@ -23,8 +23,7 @@ minimum.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar
 
@@ -53,8 +52,9 @@ class Score:
     number; the counselling rubric's names stay readable as attributes
     (``score.cognitive``), and :meth:`to_dict` flattens them for CSVs.
 
-    >>> Score.from_values("j", {"empathy": 4, "affective": 3, "cognitive": 5}, "story-evocation").overall
-    4.0
+    >>> s = Score.from_values("j", {"cognitive": 3, "emotional": 2, "behavioral": 1})
+    >>> s.overall, s.cognitive, s.rubric.high
+    (2.0, 3.0, 3)
     """
 
     scorer_id: str

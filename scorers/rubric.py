@@ -18,7 +18,7 @@ import json
 import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from config import RUBRICS_DIR
 
@@ -70,7 +70,7 @@ class Rubric:
         return (RUBRICS_DIR / self.text_file).read_text(encoding="utf-8").strip()
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_rubric(rubric_id: str = DEFAULT_RUBRIC) -> Rubric:
     """The rubric in ``assets/rubrics/<rubric_id>.json``."""
     path = RUBRICS_DIR / f"{rubric_id}.json"

@@ -27,9 +27,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, Keys
+from core.textinput import InputError, clean_text
 from responders.base import Reply, Responder, ResponderError, ResponderUnavailable
 from scorers.base import Score, Scorer
-from core.textinput import InputError, clean_text
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from scorers.bert_head import training as ht
 from scorers.base import ScoreItem
+from scorers.bert_head import training as ht
+from scorers.bert_head.encoder import load_encoder
 from scorers.bert_head.head import (
     HEAD_WEIGHTS,
     FeatureRecipe,
@@ -17,7 +18,6 @@ from scorers.bert_head.head import (
     read_head,
     save_head,
 )
-from scorers.bert_head.encoder import load_encoder
 
 WARM = (
     "I'm so sorry. Losing your dad this suddenly, right before your exams, is a lot to "
@@ -44,7 +44,7 @@ def test_training_on_a_small_slice_learns_and_round_trips(tmp_path):
     assert all(0 <= row["mse"] <= 4 for row in cv.values())
 
     card = ht.build_card(encoder, recipe, config, labels, cv, None, None)
-    save_head(nets, card, tmp_path)
+    save_head(nets, card, tmp_path / "bert_head.safetensors", tmp_path / "bert_head.json")
     head = read_head(tmp_path / "bert_head.safetensors", tmp_path / "bert_head.json", encoder)
     scores = head.score_many([ScoreItem(r) for r in labels.reply[:5]])
     assert np.allclose([s.cognitive for s in scores], ht.predict(nets, x[:5])[:, 0], atol=1e-4)

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from gradio_client import Client
 
-from pages.compare import RESPONDER_IDS
 from core.questions import load_questions
+from pages.compare import RESPONDER_IDS
 from responders.registry import get_responder
 from tests.conftest import app_client
 from tests.fake_providers import FakeProvider, Stream

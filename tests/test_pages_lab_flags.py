@@ -11,8 +11,8 @@ from gradio_client import Client
 
 from core import flags as flagging
 from core.flags import FIELDS, FlagLog
-from perturbations.registry import PERTURBATIONS
 from core.questions import load_questions
+from perturbations.registry import PERTURBATIONS
 from tests.conftest import app_client
 
 pytestmark = pytest.mark.slow

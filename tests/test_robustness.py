@@ -6,10 +6,10 @@ import csv
 
 import pytest
 
-from studies import robustness as rb
 from perturbations.registry import resolve
 from scorers.base import Score, ScoreItem, Scorer
 from scorers.normalize import NormalizedScorer, normalize_text
+from studies import robustness as rb
 from tests.test_cli import run_cli
 
 

@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from studies.rounds import stream_replies, stream_round
+from core.textinput import InputError
 from responders.base import ResponderError
 from scorers.base import Score, Scorer
-from core.textinput import InputError
+from studies.rounds import stream_replies, stream_round
 
 
 def test_slow_responder_does_not_hold_back_a_fast_one(scripted):
