@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import subprocess
 import sys
@@ -10,7 +11,9 @@ import threading
 
 import pytest
 
-from config import ROOT
+import config
+from config import ROOT, Keys
+from core.csvlog import CsvLog
 from core.flags import FIELDS, FlagLog, FlagLogError, FlagRecord, read_flags
 from tests.split_writes import install
 
@@ -192,6 +195,33 @@ def test_no_key_ever_reaches_the_file(tmp_path, monkeypatch):
         and "sk-ant-" not in text
     )
     assert text.count("[redacted]") == 4
+
+
+#: Keys that look like nothing in particular: only knowing them can redact them.
+PLAIN_TYPED = "correct horse battery staple"
+PLAIN_SERVER = "blue lagoon 42 server"
+
+
+def test_keys_that_do_not_look_like_keys_never_reach_the_file(tmp_path, monkeypatch):
+    server = Keys({"OPENAI_COMPATIBLE_API_KEY": PLAIN_SERVER})
+    monkeypatch.setattr(config, "SETTINGS", dataclasses.replace(config.SETTINGS, keys=server))
+    rec = record(1)
+    rec.note = f"typed {PLAIN_TYPED}; server {PLAIN_SERVER}"
+    rec.system_prompt = f"Be kind. {PLAIN_SERVER}"
+    rec.message = f"={PLAIN_TYPED}"
+    FlagLog(tmp_path).append(rec, secrets=[PLAIN_TYPED])
+    (row,) = FlagLog(tmp_path).read()
+    assert row["note"] == "typed [redacted]; server [redacted]"
+    assert row["system_prompt"] == "Be kind. [redacted]" and row["message"] == "=[redacted]"
+
+    votes = CsvLog(tmp_path / "votes.csv", ("who", "why"), what="vote log")  # any log, same rule
+    votes.append({"who": PLAIN_TYPED, "why": "ok"}, secrets=[PLAIN_TYPED])
+    votes.append_many([{"who": "a", "why": PLAIN_SERVER}, {"who": "b", "why": PLAIN_TYPED}])
+    # the last one was not passed as a secret: nothing about its shape gives it away
+    assert [r["why"] for r in votes.read()] == ["ok", "[redacted]", PLAIN_TYPED]
+    for name in ("flags.csv", "votes.csv"):
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        assert PLAIN_SERVER not in text and text.count(PLAIN_TYPED) == (name == "votes.csv")
 
 
 @pytest.mark.parametrize(
