@@ -274,3 +274,53 @@ def test_cli_exports_and_reports_damage(tmp_path):
 
     result = run_cli("flags", "--output", str(out), "--flag-dir", str(tmp_path / "empty"))
     assert result.returncode == 2 and "no flags yet" in result.stderr
+
+
+BIG = "b" * 1_000_000  # a 1 MB cell
+
+
+def test_a_log_with_a_1mb_cell_is_read_by_the_log_the_cli_and_the_flags_page(tmp_path, monkeypatch):
+    values = record(1).values()
+    values["note"] = BIG
+    with (tmp_path / "flags.csv").open("w", encoding="utf-8", newline="") as fh:  # by hand
+        writer = csv.writer(fh, lineterminator="\r\n")
+        writer.writerow(FIELDS)
+        writer.writerow([values[f] for f in FIELDS])
+    (row,) = FlagLog(tmp_path).read()
+    assert row["note"] == BIG
+
+    from tests.test_cli import run_cli
+
+    out = tmp_path / "copy.csv"
+    result = run_cli("flags", "--output", str(out), "--flag-dir", str(tmp_path))
+    assert result.returncode == 0 and "exported 1" in result.stdout, result.stderr
+    assert read_flags(out)[0]["note"] == BIG
+
+    from core import flags as flagging
+    from pages import flags as flags_page
+
+    monkeypatch.setattr(
+        flagging, "SETTINGS", dataclasses.replace(flagging.SETTINGS, flag_dir=tmp_path)
+    )
+    view, status = flags_page.latest_rows(20)
+    assert "1 flagged case(s)" in status and len(view) == 1
+    assert view[0][flags_page.VIEW_COLUMNS.index("note")] == BIG[:300]
+
+
+def test_a_1mb_note_is_refused_clearly_and_nothing_is_written(tmp_path):
+    log = FlagLog(tmp_path)
+    log.append(record(1))
+    before = (tmp_path / "flags.csv").read_bytes()
+    big = record(2)
+    big.note = BIG
+    with pytest.raises(
+        FlagLogError,
+        match=r"the note is 1,000,000 characters long; the flag log keeps at most 200,000 per "
+        r"cell: shorten it and try again \(nothing was written\)",
+    ):
+        log.append(big)
+    votes = CsvLog(tmp_path / "votes.csv", ("reply",), what="vote log")
+    with pytest.raises(FlagLogError, match="the reply is 1,000,000 characters long"):
+        votes.append_many([{"reply": "fine"}, {"reply": BIG}])  # one bad row: none written
+    assert (tmp_path / "flags.csv").read_bytes() == before and not votes.path.exists()
+    assert [r["note"] for r in log.read()] == ["note 1"]
