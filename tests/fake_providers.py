@@ -47,6 +47,8 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: dict[str, Any] = field(default_factory=dict)
+    #: When the request arrived (time.monotonic()).
+    at: float = field(default_factory=time.monotonic)
 
 
 def _sse(data: dict[str, Any], event: str | None = None) -> bytes:
