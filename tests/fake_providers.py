@@ -26,6 +26,8 @@ class Stream:
     completion_tokens: int = 7
     delay_s: float = 0.0  # before the first byte
     drop_after: int | None = None  # close the connection after this many chunks
+    stall_after: int | None = None  # go silent for ``stall_s`` after this many events
+    stall_s: float = 0.0
 
 
 @dataclass
@@ -266,7 +268,8 @@ class FakeProvider:
                     if step.drop_after is not None:
                         self._send_stream(events[: step.drop_after], drop=True)
                     else:
-                        self._send_stream([*events, fake.wire.trailer()])
+                        stall = {step.stall_after: step.stall_s} if step.stall_after else {}
+                        self._send_stream([*events, fake.wire.trailer()], stall=stall)
 
             def _send_json(self, code: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
@@ -276,12 +279,16 @@ class FakeProvider:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _send_stream(self, parts: list[bytes], drop: bool = False) -> None:
+            def _send_stream(
+                self, parts: list[bytes], drop: bool = False, stall: dict[int, float] | None = None
+            ) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
-                for part in parts:
+                for index, part in enumerate(parts):
+                    if stall and index in stall:
+                        time.sleep(stall[index])  # silent mid-stream: the client times out
                     if part:
                         self.wfile.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
                         self.wfile.flush()
