@@ -157,7 +157,9 @@ def main() -> None:
             f"{page}: {ok}/{len(outcomes)} ok, {mixed} mixed up, errors: {errors or 'none'}, "
             f"largest queue position seen: {max(ranks[page], default=0)}"
         )
-    print(f"wall time {wall:.0f} s; server memory {before:.0f} MB before, peak {max(peak):.0f} MB, after {after:.0f} MB")
+    print(
+        f"wall time {wall:.0f} s; server memory {before:.0f} MB before, peak {max(peak):.0f} MB, after {after:.0f} MB"
+    )
     if any(o.startswith("MIXED") for outs in results.values() for o in outs):
         sys.exit(1)
 

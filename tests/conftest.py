@@ -1,11 +1,22 @@
-"""Shared fixtures: a scripted fake responder, the local model, llama.cpp's server."""
+"""Shared fixtures: a scripted fake responder, the local model, llama.cpp's server.
+
+Before anything of the app is imported, the environment is made safe for the
+whole run (and for every subprocess a test starts): the server has no API
+keys (empty values also hide a developer's ``.env``), every cloud base URL
+points at a local port where nothing listens, and flags go to a temporary
+folder. :func:`_no_keys_no_network` then checks the settings every module
+holds, so no test can call a paid API by accident.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -14,9 +25,27 @@ from typing import ClassVar
 
 import pytest
 
-from config import Keys
-from responders.base import GenerationSettings, Responder, TransientError, Usage
-from responders.model_files import QWEN_CODER_1_5B, ensure_model_file
+#: A port bound (never listening) for the whole run: connecting to it is refused.
+_DEAD_SOCKET = socket.socket()
+_DEAD_SOCKET.bind(("127.0.0.1", 0))
+DEAD_URL = f"http://127.0.0.1:{_DEAD_SOCKET.getsockname()[1]}"
+KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENAI_COMPATIBLE_API_KEY")
+BASE_URL_VARS = (
+    "OPENAI_BASE_URL",
+    "ANTHROPIC_BASE_URL",
+    "GEMINI_BASE_URL",
+    "OPENAI_COMPATIBLE_BASE_URL",
+)
+for _name in KEY_VARS:
+    os.environ[_name] = ""  # empty, not unset: an empty value also overrides a .env file
+for _name in BASE_URL_VARS:
+    os.environ[_name] = DEAD_URL + ("/v1" if "OPENAI" in _name else "")
+os.environ["EMPATHY_LAB_FLAG_DIR"] = tempfile.mkdtemp(prefix="empathy-lab-test-flags-")
+
+import config  # noqa: E402  (the app is imported only after the environment is safe)
+from config import Keys  # noqa: E402
+from responders.base import GenerationSettings, Responder, TransientError, Usage  # noqa: E402
+from responders.model_files import QWEN_CODER_1_5B, ensure_model_file  # noqa: E402
 
 
 @dataclass
@@ -64,6 +93,65 @@ class ScriptedResponder(Responder):
         if self.fail is not None:
             raise self.fail
         yield Usage(3, len(self.chunks))
+
+
+def _safe(settings: config.Settings) -> config.Settings:
+    return dataclasses.replace(
+        settings,
+        keys=Keys({}),
+        openai_base_url=DEAD_URL + "/v1",
+        anthropic_base_url=DEAD_URL,
+        gemini_base_url=DEAD_URL,
+        openai_compatible_base_url=DEAD_URL + "/v1",
+    )
+
+
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
+#: Every (host, port) this test process connected to or tried to look up, in order.
+CONNECTIONS: list[tuple[str, object]] = []
+#: Hosts the guard refused (anything that is not this machine).
+BLOCKED: list[str] = []
+
+
+def _is_local(host: object) -> bool:
+    text = host.decode() if isinstance(host, bytes) else str(host)
+    return text in _LOCAL_HOSTS or text.startswith("127.")
+
+
+def _guard_network(patch: pytest.MonkeyPatch) -> None:
+    """Refuse (and record) any connection to a host other than this machine."""
+    real_getaddrinfo, real_connect = socket.getaddrinfo, socket.socket.connect
+
+    def getaddrinfo(host, port, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if host is not None and not _is_local(host):
+            BLOCKED.append(str(host))
+            raise socket.gaierror(f"the test suite refuses to reach {host}")
+        return real_getaddrinfo(host, port, *args, **kwargs)
+
+    def connect(sock: socket.socket, address: object) -> None:
+        if isinstance(address, tuple):
+            CONNECTIONS.append((str(address[0]), address[1]))
+            if not _is_local(address[0]):
+                BLOCKED.append(str(address[0]))
+                raise ConnectionRefusedError(f"the test suite refuses to reach {address[0]}")
+        real_connect(sock, address)
+
+    patch.setattr(socket, "getaddrinfo", getaddrinfo)
+    patch.setattr(socket.socket, "connect", connect)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_keys_no_network() -> Iterator[None]:
+    """Every module's ``SETTINGS``: no server keys, every cloud URL a dead local port;
+    any connection beyond 127.0.0.1 is refused for the whole run."""
+    patch = pytest.MonkeyPatch()
+    safe = _safe(config.SETTINGS)
+    for module in list(sys.modules.values()):
+        if isinstance(getattr(module, "SETTINGS", None), config.Settings):
+            patch.setattr(module, "SETTINGS", safe)
+    _guard_network(patch)
+    yield
+    patch.undo()
 
 
 @pytest.fixture

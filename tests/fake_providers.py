@@ -27,6 +27,8 @@ class Stream:
     delay_s: float = 0.0  # before the first byte
     pause_s: float = 0.0  # between events (a slow, steadily streaming model)
     drop_after: int | None = None  # close the connection after this many chunks
+    stall_after: int | None = None  # go silent for ``stall_s`` after this many events
+    stall_s: float = 0.0
 
 
 @dataclass
@@ -48,6 +50,8 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: dict[str, Any] = field(default_factory=dict)
+    #: When the request arrived (time.monotonic()).
+    at: float = field(default_factory=time.monotonic)
 
 
 def _sse(data: dict[str, Any], event: str | None = None) -> bytes:
@@ -265,7 +269,10 @@ class FakeProvider:
                     if step.drop_after is not None:
                         self._send_stream(events[: step.drop_after], drop=True)
                     else:
-                        self._send_stream([*events, fake.wire.trailer()], pause_s=step.pause_s)
+                        stall = {step.stall_after: step.stall_s} if step.stall_after else {}
+                        self._send_stream(
+                            [*events, fake.wire.trailer()], stall=stall, pause_s=step.pause_s
+                        )
 
             def _send_json(self, code: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
@@ -276,13 +283,19 @@ class FakeProvider:
                 self.wfile.write(data)
 
             def _send_stream(
-                self, parts: list[bytes], drop: bool = False, pause_s: float = 0.0
+                self,
+                parts: list[bytes],
+                drop: bool = False,
+                stall: dict[int, float] | None = None,
+                pause_s: float = 0.0,
             ) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
-                for part in parts:
+                for index, part in enumerate(parts):
+                    if stall and index in stall:
+                        time.sleep(stall[index])  # silent mid-stream: the client times out
                     if part:
                         self.wfile.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
                         self.wfile.flush()

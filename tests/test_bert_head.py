@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
 
 from scorers.base import ScoreItem
 from scorers.bert_head import training as ht
-from scorers.bert_head.encoder import load_encoder
+from scorers.bert_head.encoder import Encoder, default_encoder_path, load_encoder
 from scorers.bert_head.head import (
     HEAD_WEIGHTS,
     FeatureRecipe,
@@ -74,6 +75,31 @@ def test_long_replies_are_read_past_the_window_and_bad_items_do_not_sink_a_batch
     assert short.overall != long_.overall  # the tail of a long reply still counts
     empty, ok = head.score_many([ScoreItem("   "), ScoreItem(WARM)])
     assert empty.status == "unscored" and "empty" in empty.reason and ok.ok
+
+
+def test_long_replies_are_encoded_window_by_window_to_the_end():
+    encoder = Encoder(default_encoder_path(), "window-test", disk_cache=None)  # fresh, no cache
+    model, windows = encoder.model, []
+
+    def spy(**inputs):  # the encoder's model, recording each window's length
+        windows.extend(inputs["attention_mask"].sum(1).tolist())
+        return model(**inputs)
+
+    encoder.model = spy
+    filler = "We can look at your study plan together, one subject at a time. " * 40
+    tokens = len(encoder.tokenizer(filler, add_special_tokens=False)["input_ids"])
+    size = encoder.window - 2  # room for [CLS] and [SEP]
+    assert tokens > 2 * size
+    (alone,) = encoder.encode([filler])
+    assert len(windows) == math.ceil(tokens / size) >= 3  # more than one window was encoded
+    assert sum(windows) - 2 * len(windows) == tokens  # every token, each exactly once
+
+    first_window = encoder.tokenizer.decode(
+        encoder.tokenizer(filler, add_special_tokens=False)["input_ids"][:size]
+    )
+    longer, same_start = encoder.encode([filler + " " + WARM, first_window + " " + COLD])
+    assert np.abs(longer - alone).max() > 1e-3  # text after the first window moves the vector
+    assert np.abs(same_start - encoder.encode([first_window])[0]).max() > 1e-3
 
 
 def test_scores_are_batch_independent():

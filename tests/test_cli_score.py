@@ -6,6 +6,7 @@ import csv
 
 import pytest
 
+from core.csvlog import read_log
 from tests.test_cli import run_cli
 
 
@@ -40,6 +41,24 @@ def test_score_writes_scores_and_blank_unscored_rows(tmp_path):
     assert got[2]["status"] == "unscored" and got[2]["overall"] == "" and got[2]["cognitive"] == ""
     assert "line 4: unscored" in result.stderr
     assert got[3]["reply"] == rows[3]["reply"] and got[3]["status"] == "ok"
+
+
+def test_one_1mb_reply_is_unscored_with_the_reason_and_every_row_kept(tmp_path):
+    big = "I hear you. " * 90_000  # about 1 MB
+    rows = [
+        {"id": "1", "message": "My cat died.", "reply": "I'm so sorry. She was family."},
+        {"id": "2", "message": "I failed.", "reply": big},
+        {"id": "3", "message": "I'm lonely.", "reply": "That sounds hard. Who could you call?"},
+    ]
+    src, out = tmp_path / "in.csv", tmp_path / "out.csv"
+    write_csv(src, rows, ["id", "message", "reply"])
+    result = run_cli("score", "--scorer", "bert-head", "--input", str(src), "--output", str(out))
+    assert result.returncode == 0, result.stderr
+    got = read_log(out)  # the app's reader takes cells of any size
+    assert [r["id"] for r in got] == ["1", "2", "3"] and got[1]["reply"] == big
+    assert [r["status"] for r in got] == ["ok", "unscored", "ok"] and got[1]["overall"] == ""
+    assert f"line 3: unscored: The reply is {len(big.strip()):,} characters long" in result.stderr
+    assert "wrote 3 rows" in result.stderr and "(1 unscored)" in result.stderr
 
 
 @pytest.mark.parametrize(

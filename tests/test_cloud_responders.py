@@ -5,6 +5,7 @@ The official SDKs run for real; only the server is fake (127.0.0.1).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -14,6 +15,8 @@ from responders.anthropic_api import AnthropicResponder
 from responders.base import Responder, ResponderError
 from responders.gemini_api import GeminiResponder
 from responders.openai_api import OpenAIResponder
+from responders.openai_compatible import OpenAICompatibleResponder
+from scorers.judge.absolute import LLMJudge, load_prompt
 from tests.fake_providers import FakeProvider, Malformed, Status, Stream
 
 KEYS = Keys(
@@ -21,6 +24,7 @@ KEYS = Keys(
         "OPENAI_API_KEY": "sk-test-openai-0123456789",
         "ANTHROPIC_API_KEY": "sk-ant-test-0123456789",
         "GEMINI_API_KEY": "gm-test-0123456789",
+        "OPENAI_COMPATIBLE_API_KEY": "compat-test-0123456789",
     }
 )
 
@@ -30,20 +34,52 @@ MAKERS: dict[str, Callable[[str, float, int], Responder]] = {
     ),
     "anthropic": lambda url, t, r: AnthropicResponder(base_url=url, timeout_s=t, max_retries=r),
     "gemini": lambda url, t, r: GeminiResponder(base_url=url, timeout_s=t, max_retries=r),
+    "openai-compatible": lambda url, t, r: OpenAICompatibleResponder(
+        "llama3", base_url=url + "/v1", timeout_s=t, max_retries=r
+    ),
+}
+#: The wire format each maker's fake server speaks.
+WIRE = {
+    "openai": "openai",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+    "openai-compatible": "openai",
 }
 # Where each SDK puts the key (anthropic 2.x sends a bearer token).
 KEY_HEADER = {
     "openai": ("authorization", "Bearer sk-test-openai-0123456789"),
     "anthropic": ("authorization", "Bearer sk-ant-test-0123456789"),
     "gemini": ("x-goog-api-key", "gm-test-0123456789"),
+    "openai-compatible": ("authorization", "Bearer compat-test-0123456789"),
 }
-# Gemini 2.5 Pro's thinking budget (128) is added to the visible limit.
-SENT_MAX_TOKENS = {"openai": 99, "anthropic": 99, "gemini": 99 + 128}
+
+
+def sent_settings(name: str, body: dict) -> dict[str, object]:
+    """The token limit and temperature fields of a request body, by their wire names."""
+    config = body.get("generationConfig", {})
+    return {
+        "openai": {k: body.get(k) for k in ("max_completion_tokens", "max_tokens", "temperature")},
+        "openai-compatible": {
+            k: body.get(k) for k in ("max_completion_tokens", "max_tokens", "temperature")
+        },
+        "anthropic": {k: body.get(k, "absent") for k in ("max_tokens", "temperature")},
+        "gemini": {k: config.get(k) for k in ("maxOutputTokens", "temperature")},
+    }[name]
+
+
+# Gemini 2.5 Pro's thinking budget (128) is added to the visible limit; Claude gets no
+# temperature (the current SDK and models fix it); older OpenAI-style servers want max_tokens.
+SENT = {
+    "openai": {"max_completion_tokens": 99, "max_tokens": None, "temperature": 0.3},
+    "openai-compatible": {"max_completion_tokens": None, "max_tokens": 99, "temperature": 0.3},
+    "anthropic": {"max_tokens": 99, "temperature": "absent"},
+    "gemini": {"maxOutputTokens": 99 + 128, "temperature": 0.3},
+}
 
 
 @pytest.fixture(params=sorted(MAKERS))
 def provider(request: pytest.FixtureRequest) -> Iterator[tuple[str, FakeProvider]]:
-    with FakeProvider(request.param) as fake:
+    with FakeProvider(WIRE[request.param]) as fake:
         yield request.param, fake
 
 
@@ -70,7 +106,7 @@ def test_streams_chunks_in_order_with_usage_and_prompt(provider):
     assert request.headers[header] == value
     body = str(request.body)
     assert "My dog died." in body and "Be kind." in body
-    assert f": {SENT_MAX_TOKENS[name]}" in body
+    assert sent_settings(name, request.body) == SENT[name]
 
 
 def test_rate_limit_then_success_is_retried(provider):
@@ -138,3 +174,42 @@ def test_rejected_key_is_never_echoed(provider):
     with pytest.raises(ResponderError) as err:
         list(gen)
     assert secret not in str(err.value) and "[redacted]" in str(err.value)
+
+
+def test_a_stall_mid_stream_is_a_timeout_mid_reply_and_nothing_is_repeated(provider):
+    name, fake = provider
+    fake.script(Stream(["one ", "two ", "three"], stall_after=3, stall_s=3.0), Stream(["again"]))
+    gen = make(name, fake, timeout_s=0.5, retries=2).generate("hello", keys=KEYS)
+    chunks = []
+    with pytest.raises(ResponderError, match=r"cut off: .*timed out after 0.5 s"):
+        for chunk in gen:
+            chunks.append(chunk)
+    assert chunks and "".join(chunks) == gen.reply.text and "again" not in gen.reply.text
+    assert gen.reply.text in "one two three" and gen.reply.attempts == 1
+    assert len(fake.requests) == 1  # text had arrived: no retry, so no text is repeated
+
+
+def test_a_cloud_judge_asks_for_structured_output_and_scores(provider):
+    name, fake = provider
+    answer = json.dumps(
+        {"rationale": "names the loss", "cognitive": 3, "emotional": 2, "behavioral": 1}
+    )
+    fake.script(Stream([answer[:20], answer[20:]]))
+    judge = LLMJudge(make(name, fake), keys=KEYS)
+    score = judge.score("I'm so sorry about your dog.", "My dog died.")
+    assert score.ok and (score.cognitive, score.emotional, score.behavioral) == (3, 2, 1)
+    (request,) = fake.requests
+    schema = load_prompt()["schema"]
+    body = request.body
+    if name in ("openai", "openai-compatible"):
+        assert body["response_format"]["type"] == "json_schema"
+        assert body["response_format"]["json_schema"]["schema"] == schema
+        assert body["temperature"] == 0.0
+    elif name == "anthropic":
+        assert body["output_config"]["format"] == {"type": "json_schema", "schema": schema}
+        assert "temperature" not in body
+    else:
+        config = body["generationConfig"]
+        assert config["responseMimeType"] == "application/json"
+        assert config["responseJsonSchema"] == schema and config["temperature"] == 0.0
+    assert "My dog died." in str(body) and "Cognitive" in str(body)  # message and rubric sent

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from gradio_client import Client
+from gradio_client.exceptions import AppError
 
 from core.questions import load_questions
 from pages.compare import RESPONDER_IDS
@@ -110,5 +111,5 @@ def test_free_text_is_not_answered_by_the_therapist(client):
     ids=["blank", "too-long"],
 )
 def test_bad_input_is_a_clear_message(client, message, expected):
-    with pytest.raises(Exception, match=expected):
+    with pytest.raises(AppError, match=expected):
         ask(client, message, ["human/counselchat"], ["bert-head"])

@@ -8,7 +8,7 @@ from collections import deque
 import pytest
 
 from config import Keys
-from responders.base import GenerationSettings, Responder, ResponderError
+from responders.base import GenerationSettings, Responder, ResponderError, TransientError
 from scorers.base import ScoreItem
 from scorers.judge.absolute import LLMJudge, Persona, build_prompt, parse_judgement
 
@@ -84,6 +84,30 @@ def test_failed_judge_call_is_unscored_not_zero():
     score = LLMJudge(QueueJudge(ResponderError("server error (HTTP 500)"))).score("reply")
     assert score.status == "unscored" and "HTTP 500" in score.reason
     assert score.overall is None
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [ResponderError("server error (HTTP 500)"), TransientError("timed out after 5 s")],
+    ids=["http-500", "timeout"],
+)
+def test_a_failed_judgement_is_asked_again_and_only_success_is_cached(failure):
+    responder = QueueJudge(failure, verdict(2, 3, 1))
+    judge = LLMJudge(responder)
+    first = judge.score("same reply", "same message")
+    assert first.status == "unscored" and str(failure) in first.reason
+    second = judge.score("same reply", "same message")
+    assert second.ok and (second.cognitive, second.emotional, second.behavioral) == (2, 3, 1)
+    assert len(responder.prompts) == 2  # the failure was not cached: the judge was asked again
+    assert judge.score("same reply", "same message") == second
+    assert len(responder.prompts) == 2  # the success was
+
+
+def test_an_unreadable_judgement_is_not_cached_either():
+    responder = QueueJudge("garbage", "more garbage", verdict(1, 1, 1))
+    judge = LLMJudge(responder)
+    assert judge.score("reply").status == "unscored"
+    assert judge.score("reply").ok and len(responder.prompts) == 3
 
 
 def test_injection_inside_the_reply_stays_quoted():

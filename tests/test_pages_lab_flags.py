@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from collections.abc import Iterator
 
 import pytest
 from gradio_client import Client
+from gradio_client.exceptions import AppError
 
+import config
+from config import Keys
 from core import flags as flagging
+from core.csvlog import MAX_CELL_CHARS
 from core.flags import FIELDS, FlagLog
 from core.questions import load_questions
 from pages.adversarial import RULES_ONLY
@@ -122,7 +127,7 @@ def test_robustness_report_from_the_page(client):
 
 
 def test_bad_lab_input_is_a_clear_message(client):
-    with pytest.raises(Exception, match="empty"):
+    with pytest.raises(AppError, match="empty"):
         client.predict("  ", "", ["leetspeak"], ["bert-head"], 0, RULES_ONLY, api_name="/lab")
 
 
@@ -138,3 +143,70 @@ def test_bundled_examples_show_precomputed_results_that_match_a_live_run():
     assert reply == EXAMPLES[0]["reply"] and message == EXAMPLES[0]["message"]
     assert table.count("<tr>") == 1 + 1 + len(PERTURBATIONS) and len(rows) == len(PERTURBATIONS)
     assert note.startswith("Precomputed")
+
+
+PLAIN_TYPED = "correct horse battery staple"  # typed into the page; looks like no key
+PLAIN_SERVER = "blue lagoon 42 server"  # the server's own key; looks like no key either
+
+
+def compare_then_flag(client: Client, note: str, typed: str = "", system: str = "Be kind."):
+    """Run the therapist on a bundled question, then flag it with ``note``."""
+    question = load_questions()[3]
+    keys = ("", "", typed, "")
+    client.predict(
+        question.question, ["human/counselchat"], [], system, 64, 0.3, *keys, api_name="/compare"
+    )
+    return client.predict(note, *keys, api_name="/flag_human")
+
+
+def test_keys_that_do_not_look_like_keys_never_reach_the_file(client, flag_dir, monkeypatch):
+    server = Keys({"OPENAI_COMPATIBLE_API_KEY": PLAIN_SERVER})
+    monkeypatch.setattr(config, "SETTINGS", dataclasses.replace(config.SETTINGS, keys=server))
+    before = len(FlagLog(flag_dir).read())
+    status = compare_then_flag(
+        client,
+        f"typed {PLAIN_TYPED}, server {PLAIN_SERVER}",
+        typed=PLAIN_TYPED,
+        system=f"Be kind. {PLAIN_TYPED} {PLAIN_SERVER}",
+    )
+    assert "Flagged" in status
+    row = FlagLog(flag_dir).read()[before]
+    assert row["note"] == "typed [redacted], server [redacted]"
+    assert row["system_prompt"] == "Be kind. [redacted] [redacted]"
+    text = (flag_dir / "flags.csv").read_text(encoding="utf-8")
+    assert PLAIN_TYPED not in text and PLAIN_SERVER not in text
+
+
+def test_a_1mb_note_is_refused_clearly_and_the_log_stays_readable(client, flag_dir):
+    before = (flag_dir / "flags.csv").read_bytes() if (flag_dir / "flags.csv").exists() else b""
+    with pytest.raises(AppError, match=f"keeps at most {MAX_CELL_CHARS:,} per cell"):
+        compare_then_flag(client, "n" * 1_000_000)
+    after = (flag_dir / "flags.csv").read_bytes() if (flag_dir / "flags.csv").exists() else b""
+    assert after == before  # nothing was written
+    FlagLog(flag_dir).read()
+
+
+def test_flags_tab_shows_the_newest_rows_and_downloads_the_log(client, flag_dir, tmp_path):
+    assert "Flagged" in compare_then_flag(client, "first of two")
+    assert "Flagged" in compare_then_flag(client, "second of two")
+    total = len(FlagLog(flag_dir).read())
+    table, status = client.predict(5, api_name="/latest_flags")
+    rows = [dict(zip(table["headers"], r, strict=True)) for r in table["data"]]
+    assert [r["note"] for r in rows[:2]] == ["second of two", "first of two"]  # newest first
+    assert len(rows) == min(5, total) and f"{total} flagged case(s)" in status
+    # The download button is refreshed by a private event (no API name), as the browser does.
+    download = next(
+        e
+        for e in client.endpoints.values()
+        if e.dependency.get("api_visibility") == "private"
+        and e.dependency["inputs"] == []
+        and any(o in e.dependency["outputs"] for o in _download_buttons(client))
+    )
+    download.is_valid = True
+    path = client.predict(fn_index=download.fn_index)
+    shutil.copyfile(path, tmp_path / "downloaded.csv")
+    assert flagging.read_flags(tmp_path / "downloaded.csv") == FlagLog(flag_dir).read()
+
+
+def _download_buttons(client: Client) -> list[int]:
+    return [c["id"] for c in client.config["components"] if c["type"] == "downloadbutton"]

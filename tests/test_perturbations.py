@@ -11,8 +11,10 @@ from perturbations.base import Perturbation
 from perturbations.greek_homoglyphs import HOMOGLYPHS
 from perturbations.invisible_chars import INVISIBLE
 from perturbations.judge_injection import INJECTIONS
+from perturbations.leetspeak import LEET
 from perturbations.registry import PERTURBATIONS, get_perturbation, resolve
 from perturbations.strip_empathy import is_empathic
+from perturbations.text_units import sentences, words
 from responders.base import GenerationSettings, Responder, ResponderError
 
 REPLY = (
@@ -41,13 +43,85 @@ def test_same_seed_same_variant_other_seed_may_differ(pid):
         assert any(p(REPLY, seed=s).text != a.text for s in range(8))
 
 
+MIXED = "Take care 😔 — אני כאן, أنا هنا. Stay safe tonight!"
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _squash(text: str) -> str:
+    """Text without . , ! ? and with runs of one character cut to one."""
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"[.,!?]", "", text))
+
+
+def _visible(text: str) -> str:
+    return "".join(c for c in text if c not in INVISIBLE)
+
+
+def _other_scripts_kept(src: str, out: str) -> bool:
+    """Every non-ASCII character kept in order; text without Latin letters unchanged."""
+    kept = [c for c in out if not c.isascii()] == [c for c in src if not c.isascii()]
+    return kept and (out == src or re.search("[A-Za-z]", src) is not None)
+
+
+def _in_order(parts: list[str], whole: list[str]) -> bool:
+    rest = iter(whole)
+    return all(part in rest for part in parts)
+
+
+#: What each perturbation keeps, whatever the input: (source, variant text) -> holds.
+INVARIANTS = {
+    "punctuation-repeat": lambda src, out: _squash(out) == _squash(src),
+    "greek-homoglyphs": lambda src, out: (
+        out.translate({ord(g): latin for latin, g in HOMOGLYPHS.items()}) == src
+    ),
+    "spelling-errors": lambda src, out: (
+        len(list(words(out))) == len(list(words(src)))
+        and _LETTER.sub("", out) == _LETTER.sub("", src)  # emoji, digits, spaces, marks kept
+    ),
+    "leetspeak": lambda src, out: (
+        len(out) == len(src)
+        and all(a == b or LEET.get(a.lower()) == b for a, b in zip(src, out, strict=True))
+    ),
+    "shortened": lambda src, out: len(out) <= len(src),
+    "elevated": lambda src, out: _other_scripts_kept(src, out),
+    "casual": lambda src, out: _other_scripts_kept(src, out),
+    "invisible-chars": lambda src, out: _visible(out) == _visible(src) and len(out) >= len(src),
+    "sentence-reorder": lambda src, out: sorted(out.split()) == sorted(src.split()),
+    "strip-empathy": lambda src, out: _in_order(sentences(out), sentences(src)),
+    "judge-injection": lambda src, out: (
+        out.startswith(src.rstrip()) and out.endswith(INJECTIONS) and len(out) > len(src)
+    ),
+}
+
+
+def test_every_perturbation_has_an_invariant():
+    assert set(INVARIANTS) == set(PERTURBATIONS)
+
+
 @pytest.mark.parametrize("pid", list(PERTURBATIONS))
 @pytest.mark.parametrize(
-    "text", ODD, ids=["empty", "blank", "emoji", "hebrew", "arabic", "one-letter", "zero-width"]
+    "text",
+    [*ODD, MIXED],
+    ids=["empty", "blank", "emoji", "hebrew", "arabic", "one-letter", "zero-width", "mixed"],
 )
-def test_odd_input_never_crashes(pid, text):
-    variant = get_perturbation(pid)(text, seed=1)
-    assert isinstance(variant.text, str) and variant.method
+def test_odd_input_keeps_each_perturbations_invariant(pid, text):
+    p = get_perturbation(pid)
+    variant = p(text, seed=1)
+    assert variant.source == text and variant.method and p(text, seed=1) == variant
+    if not text.strip():  # empty stays empty, blank stays blank
+        assert variant.text == text and variant.method == "rule"
+    else:
+        assert INVARIANTS[pid](text, variant.text), variant.text
+
+
+@pytest.mark.parametrize("pid", ["leetspeak", "greek-homoglyphs"])
+def test_letter_swaps_leave_other_scripts_and_emoji_untouched(pid):
+    variant = get_perturbation(pid)(MIXED, seed=0, intensity=1.0)
+    assert variant.text != MIXED and len(variant.text) == len(MIXED)
+    for before, after in zip(MIXED, variant.text, strict=True):
+        if not before.isascii():  # Hebrew, Arabic, emoji, the dash
+            assert after == before
+    for text in ODD[2:5]:  # emoji, Hebrew, Arabic alone: nothing to swap
+        assert get_perturbation(pid)(text, seed=0, intensity=1.0).text == text
 
 
 @pytest.mark.parametrize("pid", list(PERTURBATIONS))
