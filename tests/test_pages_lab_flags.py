@@ -192,7 +192,7 @@ def test_flags_tab_shows_the_newest_rows_and_downloads_the_log(client, flag_dir,
     total = len(FlagLog(flag_dir).read())
     table, status = client.predict(5, api_name="/latest_flags")
     rows = [dict(zip(table["headers"], r, strict=True)) for r in table["data"]]
-    assert [r["note"] for r in rows[:2]] == ["second of two", "first of two"]  # newest first
+    assert [r["Note"] for r in rows[:2]] == ["second of two", "first of two"]  # newest first
     assert len(rows) == min(5, total) and f"{total} flagged case(s)" in status
     # The download button is refreshed by a private event (no API name), as the browser does.
     download = next(
