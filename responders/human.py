@@ -27,6 +27,7 @@ class HumanResponder(Responder):
     default_model: ClassVar[str] = "counselchat"
     label: ClassVar[str] = "Therapist (CounselChat)"
     can_judge: ClassVar[bool] = False
+    follows_prompt: ClassVar[bool] = False
     scope: ClassVar[str | None] = "the bundled questions only"
 
     def attribution(self, message: str) -> str | None:
