@@ -93,7 +93,7 @@ def _reply_fields(task: RowTask, responder: Responder, keys: object) -> dict[str
         "attempts": reply.attempts,
         "prompt_tokens": reply.prompt_tokens,
         "completion_tokens": reply.completion_tokens,
-        "cost_usd": None if cost is None else f"{cost:.6f}",
+        "cost_usd": None if cost is None else f"{cost:.8f}",
     }
 
 
