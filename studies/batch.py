@@ -32,7 +32,14 @@ from core.progress import Progress, silent
 from core.textinput import InputError
 from responders.base import Generation, Responder, ResponderError, ResponderUnavailable
 from responders.registry import get_responder
-from studies.batch_plan import BatchQuestion, BatchSettings, RowTask, plan_rows, row_key
+from studies.batch_plan import (
+    BatchQuestion,
+    BatchSettings,
+    RowTask,
+    plan_rows,
+    row_key,
+    with_as_written,
+)
 from studies.batch_store import RunFolder
 from studies.prices import load_prices
 
@@ -172,6 +179,7 @@ def run_batch(
 
     if not questions:
         raise ValueError("the batch has no questions")
+    settings = with_as_written(settings, make_responder)
     tasks = plan_rows(questions, settings)
     run = RunFolder(folder)
     log = run.open(questions, settings, engine)

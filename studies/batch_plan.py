@@ -8,7 +8,8 @@ in. Responders that do not follow prompts (the therapists' answers) get one
 row per sample under the strategy ``as-written``.
 
 >>> qs = [BatchQuestion("1", "I feel alone.")]
->>> rows = plan_rows(qs, BatchSettings(("human/counselchat", "openai/gpt-4o"), ("study",), ()))
+>>> both = BatchSettings(("human/counselchat", "openai/gpt-4o"), ("study",), ())
+>>> rows = plan_rows(qs, with_as_written(both))
 >>> [(r.responder, r.strategy) for r in rows]
 [('human/counselchat', 'as-written'), ('openai/gpt-4o', 'study')]
 >>> rows[1].settings_hash == plan_rows(qs, BatchSettings(("openai/gpt-4o",), ("study",), ()))[0].settings_hash
@@ -20,11 +21,13 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE
 from core.textinput import InputError, clean_text
+from responders.base import Responder
 from responders.registry import get_responder
 from studies.strategies import Strategy, load_strategy
 
@@ -52,6 +55,8 @@ class BatchSettings:
     samples: int = 1
     max_tokens: int = DEFAULT_MAX_TOKENS
     temperature: float = DEFAULT_TEMPERATURE
+    #: Responders that ignore prompts (one ``as-written`` row per sample, no strategies).
+    as_written: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready view."""
@@ -103,8 +108,7 @@ def plan_rows(questions: list[BatchQuestion], settings: BatchSettings) -> list[R
     rows: list[RowTask] = []
     for q in questions:
         for rid in settings.responders:
-            follows = get_responder(rid).follows_prompt
-            for prompt in strategies if follows else [None]:
+            for prompt in [None] if rid in settings.as_written else strategies:
                 digest = settings_hash(q.text, rid, prompt, settings)
                 for sample in range(settings.samples):
                     rows.append(
@@ -122,6 +126,20 @@ def plan_rows(questions: list[BatchQuestion], settings: BatchSettings) -> list[R
                         )
                     )
     return rows
+
+
+def with_as_written(
+    settings: BatchSettings, make_responder: Callable[[str], Responder] = get_responder
+) -> BatchSettings:
+    """``settings`` with :attr:`BatchSettings.as_written` filled from the responders."""
+    ignoring = []
+    for rid in settings.responders:
+        try:
+            if not make_responder(rid).follows_prompt:
+                ignoring.append(rid)
+        except KeyError:  # an unknown responder: its rows will say so
+            pass
+    return replace(settings, as_written=tuple(ignoring))
 
 
 def bundled_questions(n: int, seed: int = 0) -> list[BatchQuestion]:

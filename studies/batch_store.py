@@ -131,8 +131,8 @@ class RunFolder:
             raise RunMismatch(f"{self.folder} holds no batch run (no {RUN_FILE})")
         questions = [BatchQuestion(q["question_id"], q["text"]) for q in info["questions"]]
         raw = dict(info["settings"])
-        for name in ("responders", "strategies", "scorers"):
-            raw[name] = tuple(raw[name])
+        for name in ("responders", "strategies", "scorers", "as_written"):
+            raw[name] = tuple(raw.get(name, ()))
         return questions, BatchSettings(**raw)
 
     def latest_rows(self) -> dict[tuple[str, ...], dict[str, str]]:
