@@ -77,7 +77,8 @@ def arm_summary(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
                     "ci_high": high,
                 }
             )
-    return pd.DataFrame(out)
+    names = [*ARM, "scorer", "component", "n", "mean", "ci_low", "ci_high"]
+    return pd.DataFrame(out, columns=names)
 
 
 def _per_question(df: pd.DataFrame, column: str) -> pd.DataFrame:
