@@ -30,22 +30,6 @@ def _ids(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
 
 
-def _check_ready(responders: tuple[str, ...], scorers: tuple[str, ...]) -> str | None:
-    """Why the batch cannot start (an unknown or unavailable responder or scorer), or None."""
-    from responders.registry import get_responder
-    from scorers.registry import get_scorer
-
-    for rid in responders:
-        reason = get_responder(rid).unavailable_reason()
-        if reason:
-            return f"{rid} is unavailable: {reason}"
-    for sid in scorers:
-        reason = get_scorer(sid).unavailable_reason()
-        if reason:
-            return f"{sid} is unavailable: {reason}"
-    return None
-
-
 def _plan(args: argparse.Namespace) -> tuple[list[BatchQuestion], BatchSettings]:
     from studies.batch_plan import BatchSettings, bundled_questions, questions_from_csv
     from studies.strategies import parse_strategies
@@ -77,12 +61,12 @@ def _stop_on_sigterm(stop: threading.Event) -> Iterator[None]:
 
 def run_batch_command(args: argparse.Namespace) -> int:
     """Run or continue a batch, then write its report and print the headline."""
-    from studies.batch import run_batch
+    from studies.batch import check_ready, run_batch
     from studies.batch_store import RunMismatch
 
     try:
         questions, settings = _plan(args)
-        reason = _check_ready(settings.responders, settings.scorers)
+        reason = check_ready(settings.responders, settings.scorers)
     except (ValueError, KeyError) as exc:
         return fail(str(exc.args[0]), 2)
     if reason:

@@ -157,6 +157,28 @@ def run_row(
     return row
 
 
+def check_ready(
+    responders: Sequence[str], scorers: Sequence[str], keys: Mapping[str, str] | None = None
+) -> str | None:
+    """Why a batch cannot start (an unavailable responder or scorer, with the fix), or None.
+
+    Raises KeyError for an unknown id.
+    """
+    from config import SETTINGS
+    from scorers.registry import get_scorer
+
+    merged = SETTINGS.keys.merged(keys)
+    for rid in responders:
+        reason = get_responder(rid).unavailable_reason(merged)
+        if reason:
+            return f"{rid} is unavailable: {reason}"
+    for sid in scorers:
+        reason = get_scorer(sid, keys=merged).unavailable_reason()
+        if reason:
+            return f"{sid} is unavailable: {reason}"
+    return None
+
+
 def run_batch(
     folder: str | Path,
     questions: list[BatchQuestion],
