@@ -23,7 +23,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from studies.batch_plan import plan_rows
+from studies.batch_plan import RowTask, plan_rows
 from studies.batch_store import RunFolder
 
 ARM = ["responder", "strategy"]
@@ -34,8 +34,12 @@ def load_results(folder: str | Path) -> tuple[pd.DataFrame, list[str]]:
     run = RunFolder(folder)
     questions, settings = run.plan()
     latest = run.latest_rows()
-    rows = [latest[t.key] for t in plan_rows(questions, settings) if t.key in latest]
     fields = list(run.info()["fields"])
+    missing = {"status": "not run", "error": "not asked yet (the run was stopped before it)"}
+    rows = [
+        latest.get(t.key) or {**dict.fromkeys(fields, ""), **_identity(t), **missing}
+        for t in plan_rows(questions, settings)
+    ]
     scorers = tuple(f"{s}/" for s in settings.scorers)
     columns = [
         f for f in fields if f.startswith(scorers) and not f.endswith(("/status", "/reason"))
@@ -44,6 +48,11 @@ def load_results(folder: str | Path) -> tuple[pd.DataFrame, list[str]]:
     for column in [*columns, "latency_s", "cost_usd", "prompt_tokens", "completion_tokens"]:
         df[column] = pd.to_numeric(df[column], errors="coerce")
     return df, columns
+
+
+def _identity(task: RowTask) -> dict[str, object]:
+    names = ("question_id", "responder", "strategy", "sample", "settings_hash", "question")
+    return {name: getattr(task, name) for name in names}
 
 
 def _interval(values: pd.Series) -> tuple[int, float, float, float]:
