@@ -22,7 +22,12 @@ from reports.batch import write_report
 from responders.registry import default_responder_ids
 from scorers.registry import offered_scorer_ids
 from studies.batch import check_ready, run_batch
-from studies.batch_plan import BatchSettings, bundled_questions, questions_from_csv
+from studies.batch_plan import (
+    BatchQuestion,
+    BatchSettings,
+    bundled_questions,
+    questions_from_csv,
+)
 from studies.batch_store import RunMismatch
 from studies.strategies import load_strategies
 
@@ -47,14 +52,20 @@ def run_folder(name: str) -> Path:
     return RUNS_DIR / name
 
 
-def _questions(n: float, seed: float, upload: str | None) -> list:
+def _questions(n: float, seed: float, upload: str | None) -> list[BatchQuestion]:
     try:
         return questions_from_csv(upload) if upload else bundled_questions(int(n), int(seed))
     except ValueError as exc:
         raise gr.Error(str(exc)) from None
 
 
-def _settings(responders, strategies, scorers, max_tokens, samples) -> BatchSettings:  # type: ignore[no-untyped-def]
+def _settings(
+    responders: list[str],
+    strategies: list[str],
+    scorers: list[str] | None,
+    max_tokens: float,
+    samples: float,
+) -> BatchSettings:
     if not responders:
         raise gr.Error("Pick at least one responder.")
     if not strategies:
