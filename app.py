@@ -9,7 +9,7 @@ import threading
 
 import gradio as gr
 
-from pages import adversarial, compare, flags, vote
+from pages import adversarial, batch, compare, flags, vote
 
 #: (tab title, page module); each module's ``demo`` also runs alone, and has its own
 #: URL (``/compare``, ``/adversarial`` …) so a link can open one page directly.
@@ -18,6 +18,7 @@ PAGES = (
     ("Adversarial", adversarial),
     ("Flags", flags),
     ("Vote", vote),
+    ("Batch", batch),
 )
 INTRO = (
     "# Empathy Lab\nHow empathically do language models answer people in distress, "

@@ -9,6 +9,7 @@
     python cli.py robustness --scorers bert-head,bert-head+normalize --seed 0 --output report.csv
     python cli.py round create --question-id 839 --responders local/qwen2.5-coder-1.5b
     python cli.py votes summary --round K7Q2 --output results.csv
+    python cli.py batch --n 20 --responders local,human/counselchat --output runs/small
 
 Each command lives in ``commands/<name>.py`` (the twin of a page). Replies
 go to stdout, errors to stderr with a non-zero exit code (1: the call
@@ -21,10 +22,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from commands import flags, generate, robustness, score, train_head, votes
+from commands import batch, flags, generate, robustness, score, train_head, votes
 
 #: One module per study; each registers its sub-commands with ``add_parser``.
-COMMANDS = (generate, score, train_head, robustness, flags, votes)
+COMMANDS = (generate, score, train_head, robustness, flags, votes, batch)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -38,6 +38,10 @@ COUNSELCHAT_CSV = SHARED_DATA_DIR / "counselchat" / "counsel_chat.csv"
 EPITOME_DIR = SHARED_DATA_DIR / "epitome"
 WELIVITA_CSV = SHARED_DATA_DIR / "welivita" / "ratings_shared.csv"
 EMPATHIC_STORIES_CSV = SHARED_DATA_DIR / "empathic_stories" / "stories_dev.csv"
+#: Batch runs, one folder each (results.csv, run.json, report.html).
+RUNS_DIR = ROOT / "runs"
+#: Provider prices per million tokens, dated (for the cost of a batch).
+PRICES_JSON = BUNDLED_DATA_DIR / "prices.json"
 APP_VERSION = "0.1.0"
 
 #: Every environment variable that may hold a secret. Nothing else is a key.

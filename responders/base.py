@@ -185,6 +185,8 @@ class Responder(ABC):
     scope: ClassVar[str | None] = None
     #: Whether it can act as a judge (its replies can be constrained to a JSON schema).
     can_judge: ClassVar[bool] = True
+    #: Whether it follows a system prompt (a batch asks it once per prompt strategy).
+    follows_prompt: ClassVar[bool] = True
     #: ``(import name, pip requirement)`` of an optional SDK, or None.
     sdk: ClassVar[tuple[str, str] | None] = None
     #: Seconds of the first backoff; doubled on each retry, with jitter.

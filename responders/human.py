@@ -28,6 +28,7 @@ class HumanResponder(Responder):
     label: ClassVar[str] = "Licensed therapist (CounselChat)"
     names_model: ClassVar[bool] = True
     can_judge: ClassVar[bool] = False
+    follows_prompt: ClassVar[bool] = False
     scope: ClassVar[str | None] = "the bundled questions only"
 
     def attribution(self, message: str) -> str | None:

@@ -1,0 +1,173 @@
+"""A batch's report: charts and one self-contained ``report.html`` (plots embedded, no network).
+
+:func:`write_report` reads a run folder and writes ``report.html`` (plotly.js
+inlined once, so it opens offline), ``summary.csv`` (mean and 95% interval
+per arm and component) and ``tests.csv`` (paired tests, Holm-corrected).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from studies import batch_summary as bs
+from studies.batch_store import RunFolder
+
+
+@dataclass(frozen=True)
+class BatchReport:
+    """What the report holds, for pages and the command line."""
+
+    headline: pd.DataFrame
+    summary: pd.DataFrame
+    tests: pd.DataFrame
+    failures: pd.DataFrame
+    figures: list[go.Figure]
+    path: Path
+
+
+def _arm(row: pd.Series) -> str:
+    return f"{row['responder']} · {row['strategy']}"
+
+
+def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
+    """Each arm's mean per component (overall left out) for one scorer."""
+    part = summary[(summary["scorer"] == scorer) & (summary["component"] != "overall")]
+    fig = go.Figure()
+    for _, group in part.groupby(["responder", "strategy"], sort=False):
+        axes = [c.capitalize() for c in group["component"]]
+        values = group["mean"].tolist()
+        fig.add_scatterpolar(
+            r=[*values, values[0]],
+            theta=[*axes, axes[0]],
+            name=_arm(group.iloc[0]),
+            fill="toself",
+            opacity=0.6,
+        )
+    fig.update_layout(title=f"{scorer}: mean per component", height=420)
+    return fig
+
+
+def bars(summary: pd.DataFrame, scorer: str) -> go.Figure:
+    """Means with 95% intervals per component, one bar group per arm."""
+    part = summary[summary["scorer"] == scorer]
+    fig = go.Figure()
+    for _, group in part.groupby(["responder", "strategy"], sort=False):
+        fig.add_bar(
+            name=_arm(group.iloc[0]),
+            x=group["component"],
+            y=group["mean"],
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": (group["ci_high"] - group["mean"]).tolist(),
+                "arrayminus": (group["mean"] - group["ci_low"]).tolist(),
+            },
+        )
+    fig.update_layout(
+        barmode="group", title=f"{scorer}: mean and 95% interval", yaxis_title="score", height=420
+    )
+    return fig
+
+
+def distribution(df: pd.DataFrame, column: str) -> go.Figure:
+    """The spread of one score column per arm (box with every point)."""
+    fig = go.Figure()
+    for key, group in df.groupby(["responder", "strategy"], sort=False):
+        fig.add_box(y=group[column], name=" · ".join(key), boxpoints="all", jitter=0.4)
+    fig.update_layout(title=f"Distribution of {column}", yaxis_title="score", height=420)
+    return fig
+
+
+def build_report(folder: str | Path) -> BatchReport:
+    """Read the run and compute everything the report shows (nothing is written)."""
+    run = RunFolder(folder)
+    df, columns = bs.load_results(folder)
+    scorers = list(run.plan()[1].scorers)
+    summary = bs.arm_summary(df, columns)
+    figures: list[go.Figure] = []
+    for scorer in scorers:
+        figures += [radar(summary, scorer), bars(summary, scorer)]
+        if f"{scorer}/overall" in df:
+            figures.append(distribution(df, f"{scorer}/overall"))
+    return BatchReport(
+        bs.headline(df, summary),
+        summary,
+        bs.paired_tests(df, columns),
+        bs.failures(df, scorers),
+        figures,
+        Path(folder) / "report.html",
+    )
+
+
+def _table(df: pd.DataFrame, empty: str) -> str:
+    if df.empty:
+        return f"<p>{html.escape(empty)}</p>"
+    return df.to_html(index=False, float_format=lambda v: f"{v:.3g}", na_rep="–", escape=True)
+
+
+def _settings_html(run: RunFolder) -> str:
+    questions, s = run.plan()
+    items = {
+        "questions": len(questions),
+        "responders": ", ".join(s.responders),
+        "strategies": ", ".join(s.strategies),
+        "scorers": ", ".join(s.scorers) or "none",
+        "samples per question": s.samples,
+        "max tokens": s.max_tokens,
+        "temperature": s.temperature,
+    }
+    rows = "".join(f"<li>{k}: {html.escape(str(v))}</li>" for k, v in items.items())
+    return f"<ul>{rows}</ul>"
+
+
+STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
+    "table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:.3em .5em}"
+)
+READING = (
+    "<p>Each <b>arm</b> is one responder with one prompt strategy. Scores are on the "
+    "counselling rubric (1 = low, 3 = high). The interval is a 95% interval of the mean: "
+    "with few questions it is wide, and arms whose intervals overlap may not differ. "
+    "Paired tests compare two arms on the questions both answered (Wilcoxon signed-rank), "
+    "corrected for the number of tests (Holm); only <b>significant = True</b> rows are "
+    "differences the data supports. Automatic scorers are imperfect: see each scorer's card.</p>"
+)
+
+
+def write_report(folder: str | Path) -> BatchReport:
+    """Write ``report.html``, ``summary.csv`` and ``tests.csv`` into the run folder."""
+    report = build_report(folder)
+    run = RunFolder(folder)
+    plots = [
+        fig.to_html(full_html=False, include_plotlyjs="inline" if i == 0 else False)
+        for i, fig in enumerate(report.figures)
+    ]
+    body = [
+        f"<h1>Batch report: {html.escape(Path(folder).name)}</h1>",
+        READING,
+        "<h2>Settings</h2>",
+        _settings_html(run),
+        "<h2>Headline</h2>",
+        _table(report.headline, "no rows yet"),
+        "<h2>Charts</h2>",
+        *plots,
+        "<h2>Differences between arms</h2>",
+        _table(report.tests, "fewer than two arms: nothing to compare"),
+        "<h2>Failures and unscored replies</h2>",
+        _table(report.failures, "none: every reply came back and was scored"),
+        "<h2>Mean and 95% interval per component</h2>",
+        _table(report.summary, "no scores"),
+    ]
+    page = (
+        "<!doctype html><html><head><meta charset='utf-8'><title>Batch report</title>"
+        f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>"
+    )
+    report.path.write_text(page, encoding="utf-8")
+    report.summary.to_csv(Path(folder) / "summary.csv", index=False)
+    report.tests.to_csv(Path(folder) / "tests.csv", index=False)
+    return report

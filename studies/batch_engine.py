@@ -1,0 +1,249 @@
+"""Running a batch's rows: local threads (default) or Ray tasks, one scheduler for both.
+
+The :class:`Scheduler` keeps at most ``concurrency`` rows in flight, and at
+most a provider's own limit for each provider (the local model answers one
+call at a time per process). A stop flag is honoured between rows: no new
+row starts, the rows in flight finish and are stored (they are paid for).
+Finished rows are written in plan order; rows that finish early wait in
+memory for the rows before them, and anything waiting is written when the run
+ends, is stopped or fails.
+
+With ``engine="ray"`` each row runs :func:`studies.batch.run_row` as a
+``ray.remote`` task; each worker process loads its own copy of the local
+model, and the driver alone writes to the store.
+
+>>> limits = provider_limits("local", 8)
+>>> limits["local"], limits["openai"]
+(1, 8)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any
+
+from config import ROOT
+from core.csvlog import CsvLog
+from core.progress import Progress
+from studies.batch_plan import RowTask
+
+#: Per-provider limits on local threads; others get the run's concurrency.
+THREAD_LIMITS = {"local": 1, "human": 4}
+
+
+def provider_limits(engine: str, concurrency: int) -> defaultdict[str, int]:
+    """How many rows of each provider may run at once."""
+    limits: defaultdict[str, int] = defaultdict(lambda: concurrency)
+    if engine == "local":
+        limits.update({p: min(n, concurrency) for p, n in THREAD_LIMITS.items()})
+    return limits
+
+
+class ThreadEngine:
+    """Rows on a pool of threads in this process."""
+
+    name = "local"
+
+    def __init__(self, concurrency: int) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="batch")
+
+    def submit(self, task: RowTask, args: tuple[Any, ...]) -> Future[dict[str, object]]:
+        from studies.batch import run_row
+
+        return self._pool.submit(run_row, task, *args)
+
+    def wait(self, handles: Sequence[Any], timeout: float) -> list[Any]:
+        return list(wait(handles, timeout=timeout, return_when=FIRST_COMPLETED).done)
+
+    def result(self, handle: Future[dict[str, object]]) -> dict[str, object]:
+        return handle.result()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+class RayEngine:
+    """Rows as Ray tasks on a local Ray instance or a cluster (``ray://host:10001``)."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None, concurrency: int) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise ValueError("the Ray engine needs ray: pip install 'ray[default]'") from None
+        self._ray = ray
+        if not ray.is_initialized():
+            ray.init(**ray_init_options(address, concurrency))
+        from studies.batch import run_row
+
+        self._remote = ray.remote(num_cpus=1, max_retries=0)(run_row)
+
+    def submit(self, task: RowTask, args: tuple[Any, ...]) -> Any:
+        return self._remote.remote(task, *args)
+
+    def wait(self, handles: Sequence[Any], timeout: float) -> list[Any]:
+        ready, _ = self._ray.wait(list(handles), num_returns=1, timeout=timeout)
+        if ready:  # take every other finished one too
+            ready, _ = self._ray.wait(list(handles), num_returns=len(handles), timeout=0)
+        return ready
+
+    def result(self, handle: Any) -> dict[str, object]:
+        return self._ray.get(handle)
+
+    def close(self) -> None:
+        """Leave Ray running: the caller (or the process exit) shuts it down."""
+
+
+def ray_init_options(address: str | None, concurrency: int) -> dict[str, Any]:
+    """``ray.init`` options: this project's code shipped to the workers; local CPUs capped."""
+    excludes = [".git", "runs", "flagged", ".cache", "**/__pycache__", "bench/results"]
+    if address:
+        env = {"working_dir": str(ROOT), "excludes": excludes}
+        return {"address": address, "runtime_env": env, "ignore_reinit_error": True}
+    return {
+        "num_cpus": concurrency,
+        "include_dashboard": False,
+        "ignore_reinit_error": True,
+        "runtime_env": {"env_vars": {"PYTHONPATH": str(ROOT)}},
+    }
+
+
+def make_engine(engine: str, *, address: str | None, concurrency: int) -> Any:
+    """The engine named ``engine`` (``local`` or ``ray``)."""
+    if concurrency < 1:
+        raise ValueError("concurrency must be at least 1")
+    if engine == "local":
+        return ThreadEngine(concurrency)
+    if engine == "ray":
+        return RayEngine(address, concurrency)
+    raise ValueError(f"unknown engine {engine!r}; known: local, ray")
+
+
+class OrderedWriter:
+    """Writes finished rows to the store in plan order (see the module docstring)."""
+
+    def __init__(self, log: CsvLog, order: Sequence[int], secrets: Sequence[str]) -> None:
+        self.log, self.order, self.secrets = log, list(order), list(secrets)
+        self.waiting: dict[int, dict[str, object]] = {}
+        self.position = 0
+
+    def add(self, index: int, row: dict[str, object]) -> None:
+        self.waiting[index] = row
+        ready = []
+        while self.position < len(self.order) and self.order[self.position] in self.waiting:
+            ready.append(self.waiting.pop(self.order[self.position]))
+            self.position += 1
+        if ready:
+            self.log.append_many(ready, self.secrets)
+
+    def flush(self) -> None:
+        """Write every waiting row (a stop or a failure left gaps before them)."""
+        rows = [self.waiting.pop(i) for i in sorted(self.waiting, key=self.order.index)]
+        if rows:
+            self.log.append_many(rows, self.secrets)
+
+
+def eta_text(seconds: float | None) -> str:
+    """``ETA 1m 05s`` (or ``ETA –`` before the first row finishes).
+
+    >>> eta_text(65.2), eta_text(None)
+    ('ETA 1m 05s', 'ETA –')
+    """
+    if seconds is None:
+        return "ETA –"
+    minutes, secs = divmod(round(seconds), 60)
+    return f"ETA {minutes}m {secs:02d}s" if minutes else f"ETA {secs}s"
+
+
+class Scheduler:
+    """Feeds rows to an engine within the limits, collects them, reports progress."""
+
+    def __init__(
+        self,
+        engine: Any,
+        log: CsvLog,
+        *,
+        concurrency: int,
+        stop: threading.Event,
+        progress: Progress,
+        secrets: Sequence[str] = (),
+    ) -> None:
+        self.engine, self.log, self.concurrency = engine, log, concurrency
+        self.limits = provider_limits(engine.name, concurrency)
+        self.stop, self.progress, self.secrets = stop, progress, secrets
+        self.counts: Counter[str] = Counter(done=0, failed=0, not_run=0)
+        self.busy: Counter[str] = Counter()
+        self.inflight: dict[Any, RowTask] = {}
+
+    def run(self, todo: Sequence[RowTask], total: int, args: tuple[Any, ...]) -> Counter[str]:
+        """Run ``todo`` (rows of a plan of ``total``); returns done/failed/not_run counts."""
+        self.total, self.skipped, self.t0 = total, total - len(todo), time.monotonic()
+        pending = list(todo)
+        writer = OrderedWriter(self.log, [t.index for t in todo], self.secrets)
+        self._report()
+        try:
+            while pending or self.inflight:
+                if self.stop.is_set() and pending:
+                    self.counts["not_run"] += len(pending)
+                    pending.clear()
+                pending = self._fill(pending, args)
+                self._collect(writer, timeout=0.5)
+        except BaseException:
+            self.stop.set()  # stop starting rows; the ones in flight are paid for: keep them
+            self.counts["not_run"] += len(pending)
+            while self.inflight:
+                self._collect(writer, timeout=1.0, report=False)
+            raise
+        finally:
+            writer.flush()
+            self.engine.close()
+        return self.counts
+
+    def _fill(self, pending: list[RowTask], args: tuple[Any, ...]) -> list[RowTask]:
+        """Start every pending row the limits allow; returns the rows still pending."""
+        left = []
+        for task in pending:
+            if len(self.inflight) < self.concurrency and (
+                self.busy[task.provider] < self.limits[task.provider]
+            ):
+                self.inflight[self.engine.submit(task, args)] = task
+                self.busy[task.provider] += 1
+            else:
+                left.append(task)
+        return left
+
+    def _collect(self, writer: OrderedWriter, timeout: float, report: bool = True) -> None:
+        if not self.inflight:
+            return
+        for handle in self.engine.wait(list(self.inflight), timeout):
+            task = self.inflight.pop(handle)
+            self.busy[task.provider] -= 1
+            row = self._row(task, handle)
+            self.counts["done" if row.get("status") == "ok" else "failed"] += 1
+            writer.add(task.index, row)
+        if report:  # after every finished row is in the writer: a failing callback loses none
+            self._report()
+
+    def _row(self, task: RowTask, handle: Any) -> dict[str, object]:
+        try:
+            return self.engine.result(handle)
+        except Exception as exc:  # a worker died: the row failed, the run goes on
+            from studies.batch import task_row
+
+            return {**task_row(task), "status": "error", "error": f"worker failed ({exc!s:.200})"}
+
+    def _report(self) -> None:
+        finished = self.counts["done"] + self.counts["failed"]
+        left = self.total - self.skipped - finished - self.counts["not_run"]
+        elapsed = time.monotonic() - self.t0
+        eta = elapsed / finished * left if finished else None
+        what = (
+            f"{self.counts['done']} done · {self.counts['failed']} failed · "
+            f"{self.skipped} skipped · {eta_text(eta)}"
+        )
+        self.progress(self.skipped + finished, self.total, what)

@@ -1,0 +1,69 @@
+"""The Batch page driven through gradio_client (therapists' answers: no model, no network)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from gradio_client import Client
+
+from studies.batch_store import RunFolder
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Client, object]]:
+    from pages import batch
+
+    patch = pytest.MonkeyPatch()
+    runs = tmp_path_factory.mktemp("runs")
+    patch.setattr(batch, "RUNS_DIR", runs)
+    demo = batch.build()
+    demo.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
+    try:
+        yield Client(demo.local_url, verbose=False), runs
+    finally:
+        demo.close()
+        patch.undo()
+
+
+def ask(client: Client, name: str, n: int = 3) -> tuple:
+    return client.predict(
+        n, 0, None, ["human/counselchat"], ["study"], [], 64, 1, 2, "local", "", name,
+        "", "", "", "", api_name="/batch",
+    )  # fmt: skip
+
+
+def test_run_shows_headline_and_files_then_continues(page):
+    client, runs = page
+    status, headline, _, _, files = ask(client, "page-run")
+    assert "**3** replies made" in status
+    assert headline["data"][0][:4] == ["human/counselchat", "as-written", 3, 3]
+    assert sorted(f.rsplit("/", 1)[-1] for f in files) == ["report.html", "results.csv"]
+    assert "**3** already done" in ask(client, "page-run")[0]
+    assert len(RunFolder(runs / "page-run").log().read()) == 3
+
+
+def test_bad_names_and_empty_choices_are_refused(page):
+    client, _ = page
+    with pytest.raises(Exception, match="plain name"):
+        ask(client, "../escape")
+    with pytest.raises(Exception, match="at least one responder"):
+        client.predict(
+            3, 0, None, [], ["study"], [], 64, 1, 2, "local", "", "x", "", "", "", "",
+            api_name="/batch",
+        )  # fmt: skip
+
+
+def test_stop_sets_the_flag_of_the_named_run():
+    from pages import batch
+
+    event = threading.Event()
+    batch._STOPS[str(batch.run_folder("busy"))] = event
+    try:
+        assert "Stopping" in batch.stop_run("busy") and event.is_set()
+        assert "No run" in batch.stop_run("idle")
+    finally:
+        batch._STOPS.clear()
