@@ -41,6 +41,8 @@ for _name in KEY_VARS:
 for _name in BASE_URL_VARS:
     os.environ[_name] = DEAD_URL + ("/v1" if "OPENAI" in _name else "")
 os.environ["EMPATHY_LAB_FLAG_DIR"] = tempfile.mkdtemp(prefix="empathy-lab-test-flags-")
+os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"  # no usage pings from launched apps
+os.environ["HF_HUB_OFFLINE"] = "1"  # the Hub is unreachable anyway: never try it
 
 import config  # noqa: E402  (the app is imported only after the environment is safe)
 from config import Keys  # noqa: E402
@@ -138,6 +140,15 @@ def _guard_network(patch: pytest.MonkeyPatch) -> None:
 
     patch.setattr(socket, "getaddrinfo", getaddrinfo)
     patch.setattr(socket.socket, "connect", connect)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say which hosts the network guard refused, if any (a library reaching out)."""
+    if BLOCKED:
+        hosts = ", ".join(sorted(set(BLOCKED)))
+        terminalreporter.write_line(
+            f"network guard refused {len(BLOCKED)} connection(s) to: {hosts}"
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)
