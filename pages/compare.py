@@ -153,15 +153,18 @@ def _inputs() -> tuple[gr.components.Component, ...]:
                 label="Who replies",
                 info="Cloud models need a key (see API keys below).",
             )
-            scorer_box = gr.CheckboxGroup(
-                choices=[(scorer_label(s), s) for s in SCORER_IDS],
-                value=list(DEFAULT_SCORERS),
-                label="Who scores the replies",
-                info="Hover a name for its id. Cloud judges need their key.",
-            )
             with gr.Row():
                 run = gr.Button("Get replies", variant="primary")
                 stop = gr.Button("Stop", variant="secondary")
+            with gr.Accordion(
+                "Who scores the replies (the empathy head and the local judge)", open=False
+            ):
+                scorer_box = gr.CheckboxGroup(
+                    choices=[(scorer_label(s), s) for s in SCORER_IDS],
+                    value=list(DEFAULT_SCORERS),
+                    show_label=False,
+                    info="Hover a name for its id. Cloud judges need their key.",
+                )
     picker.change(question_text, picker, message, api_name=False)
     return message, selected, scorer_box, run, stop
 

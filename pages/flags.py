@@ -59,6 +59,8 @@ def build() -> gr.Blocks:
         refresh.click(latest_rows, count, [table, status], api_name="latest_flags")
         refresh.click(log_file, None, download, api_name=False)
         page.load(latest_rows, count, [table, status], api_name=False)
+        # Flags made on other pages show up without pressing Refresh.
+        gr.Timer(15).tick(latest_rows, count, [table, status], api_name=False)
     return page
 
 
