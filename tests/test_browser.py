@@ -137,6 +137,7 @@ def test_streaming_is_visible_in_the_browser(page, app_url):
     tick(page, "human/counselchat", False)
     tick(page, "local/qwen2.5-coder-1.5b", False)
     tick(page, "openai-compatible/default", True)
+    page.get_by_text("Who scores the replies").click()  # an accordion, closed by default
     tick(page, "judge/local/qwen2.5-coder-1.5b", False)
     page.get_by_label("…or paste a message or a personal story").fill("I keep failing exams.")
     page.get_by_role("button", name="Get replies").click()
