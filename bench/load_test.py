@@ -65,6 +65,15 @@ def start_app(tmp: Path) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("the app did not start")
 
 
+def _follow(job: object, ranks: list[int]) -> None:
+    """Wait for a job, noting every queue position the server reports for it."""
+    while not job.done():  # type: ignore[attr-defined]
+        rank = getattr(job.status(), "rank", None)  # type: ignore[attr-defined]
+        if rank is not None:
+            ranks.append(int(rank))
+        time.sleep(0.2)
+
+
 def compare_session(url: str, index: int, max_tokens: int, ranks: list[int]) -> str:
     """One visitor on the Compare page; returns 'ok', or what went wrong."""
     from gradio_client import Client
@@ -75,11 +84,7 @@ def compare_session(url: str, index: int, max_tokens: int, ranks: list[int]) -> 
         question.question, [LOCAL, HUMAN], ["bert-head"], "", max_tokens, 0.0,
         "", "", "", "", api_name="/compare",
     )  # fmt: skip
-    while not job.done():
-        rank = getattr(job.status(), "rank", None)
-        if rank is not None:
-            ranks.append(int(rank))
-        time.sleep(0.2)
+    _follow(job, ranks)
     try:
         outputs = job.result()
     except Exception as exc:  # a clear error is an acceptable end; a crash is not
@@ -104,11 +109,7 @@ def lab_session(url: str, index: int, ranks: list[int]) -> str:
     job = client.submit(
         reply, "", ["leetspeak", "strip-empathy"], ["bert-head"], 0, RULES_ONLY, api_name="/lab"
     )
-    while not job.done():
-        rank = getattr(job.status(), "rank", None)
-        if rank is not None:
-            ranks.append(int(rank))
-        time.sleep(0.2)
+    _follow(job, ranks)
     try:
         table = job.result()[0]
     except Exception as exc:
