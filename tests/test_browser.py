@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from config import ROOT
-from pages.compare import panel_id
+from pages.widgets.reply_panels import panel_id
 from tests.fake_providers import FakeProvider, Stream
 
 pytestmark = pytest.mark.slow
