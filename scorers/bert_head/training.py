@@ -23,12 +23,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import pearsonr, spearmanr
+from scipy.stats import spearmanr
 
 from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
+from scorers.agreement import compare
 from scorers.base import COMPONENTS, ScoreItem
-from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
 from scorers.bert_head.encoder import Encoder
+from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
 
 Progress = Callable[[str], None]
 
@@ -133,6 +134,8 @@ def predict(nets: list[dict[str, np.ndarray]], x: np.ndarray) -> np.ndarray:
 def metrics(pred: np.ndarray, gold: np.ndarray) -> dict[str, dict[str, float]]:
     """MSE, Pearson and Spearman per component and for overall (the mean).
 
+    The numbers come from :func:`scorers.agreement.compare` (no intervals here).
+
     >>> m = metrics(np.array([[1, 2, 3], [2, 2, 2], [3, 1, 1.]]), np.array([[1, 2, 3], [2, 3, 2], [3, 1, 1.]]))
     >>> m["cognitive"]["mse"], round(m["emotional"]["mse"], 3)
     (0.0, 0.333)
@@ -142,14 +145,11 @@ def metrics(pred: np.ndarray, gold: np.ndarray) -> dict[str, dict[str, float]]:
     for name, index in [*columns.items(), ("overall", None)]:
         p = pred.mean(1) if index is None else pred[:, index]
         g = gold.mean(1) if index is None else gold[:, index]
+        report = compare(g, p, low=1, high=3, n_boot=0)
         out[name] = {
-            "mse": float(np.mean((p - g) ** 2)),
-            "pearson": float(pearsonr(p, g).statistic)
-            if np.std(p) > 0 and np.std(g) > 0
-            else float("nan"),
-            "spearman": float(spearmanr(p, g).statistic)
-            if np.std(p) > 0 and np.std(g) > 0
-            else float("nan"),
+            "mse": report["mse"],
+            "pearson": report["pearson_r"],
+            "spearman": report["spearman_rho"],
         }
     return out
 
@@ -175,6 +175,7 @@ def cross_validate(
 
 
 def _spearman(a: np.ndarray, b: np.ndarray) -> float:
+    # Across scales (the head's 1–3 against 0–2 levels): only the ranks compare.
     return float(spearmanr(a, b).statistic)
 
 
