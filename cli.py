@@ -8,6 +8,7 @@
     python cli.py perturb --input in.csv --perturbations all --seed 0 --output out.csv
     python cli.py robustness --scorers bert-head,bert-head+normalize --seed 0 --output report.csv
     python cli.py align --bundled rubric-labels --scorer bert-head --output report.json
+    python cli.py pairwise --judge judge/local/qwen2.5-coder-1.5b --n 5
 
 Each command lives in ``commands/<name>.py`` (the twin of a page). Replies
 go to stdout, errors to stderr with a non-zero exit code (1: the call
@@ -20,10 +21,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from commands import align, flags, generate, robustness, score, train_head
+from commands import align, flags, generate, pairwise, robustness, score, train_head
 
 #: One module per study; each registers its sub-commands with ``add_parser``.
-COMMANDS = (generate, score, train_head, robustness, flags, align)
+COMMANDS = (generate, score, train_head, robustness, flags, align, pairwise)
 
 
 def build_parser() -> argparse.ArgumentParser:

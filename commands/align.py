@@ -112,15 +112,30 @@ def run_align(args: argparse.Namespace) -> int:
     say(f"{len(data)} labelled replies ({data.note}); scorer {scorer.id}")
     cache = None if args.no_cache else SCORE_CACHE_DIR
     with terminal_progress("align") as progress:
-        report = alignment.run_alignment(
-            data, scorer, n_boot=args.boot, seed=args.seed, cache=cache, progress=progress
-        )
+        if args.cross_validated:
+            if scorer.id != "bert-head" or data.name != "rubric-labels":
+                return fail(
+                    "--cross-validated is for --scorer bert-head on --bundled rubric-labels", 2
+                )
+            values = alignment.head_cross_validated(data, progress=progress)
+            report = alignment.report_from_values(
+                data,
+                "bert-head (5-fold, out of fold)",
+                "cross-validated",
+                values,
+                n_boot=args.boot,
+                seed=args.seed,
+            )
+        else:
+            report = alignment.run_alignment(
+                data, scorer, n_boot=args.boot, seed=args.seed, cache=cache, progress=progress
+            )
     if report["n_scored"] == 0:
         return fail(f"nothing could be scored: {report['unscored']}", 1)
     for why, count in report["unscored"].items():
         say(f"note: {count} replies unscored ({why})")
     print_table(
-        f"{scorer.id} on {data.name}: {report['n_scored']}/{report['n_rows']} scored",
+        f"{report['scorer']} on {data.name}: {report['n_scored']}/{report['n_rows']} scored",
         report["components"],
     )
     study = None
@@ -206,6 +221,12 @@ def add_parser(sub: Subparsers) -> None:
         type=int,
         default=1000,
         help="bootstrap resamples for the 95%% intervals (0: none)",
+    )
+    p.add_argument(
+        "--cross-validated",
+        action="store_true",
+        help="bert-head on rubric-labels only: score each reply with heads trained without it "
+        "(5 folds; the head's in-sample numbers say little)",
     )
     p.add_argument("--no-cache", action="store_true", help="score afresh and keep nothing")
     p.add_argument("--output", help="report.json: one object per compared name")

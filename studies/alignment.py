@@ -63,20 +63,6 @@ def compare_all(
     }
 
 
-def per_row(data: LabelledSet, scores: list[Score]) -> list[dict[str, Any]]:
-    """One row per item: ids, the human ratings and the scorer's values (for a CSV)."""
-    out = []
-    for i, (item, score) in enumerate(zip(data.items, scores, strict=True)):
-        row: dict[str, Any] = {k: v[i] for k, v in data.extra.items()}
-        row.update(message=item.message or "", reply=item.reply, status=score.status)
-        row["reason"] = score.reason or ""
-        for name, human in data.human.items():
-            row[f"human_{name}"] = None if np.isnan(human[i]) else float(human[i])
-            row[f"scorer_{name}"] = score.value(name) if score.ok else None
-        out.append(row)
-    return out
-
-
 def run_alignment(
     data: LabelledSet,
     scorer: Scorer,
@@ -95,20 +81,53 @@ def run_alignment(
     scores = score_cached(scorer, data.items, cache, progress)
     values = score_values(scores, list(data.human))
     progress(len(scores), len(scores), "computing the statistics")
+    report = report_from_values(
+        data, scorer.id, scorer_setting(scorer), values, n_boot=n_boot, seed=seed
+    )
+    report["n_scored"] = sum(s.ok for s in scores)
+    report["unscored"] = dict(Counter(s.reason or "unknown" for s in scores if not s.ok))
+    report["prompt_version"] = next((s.prompt_version for s in scores if s.prompt_version), None)
+    return report
+
+
+def report_from_values(
+    data: LabelledSet,
+    scorer_id: str,
+    setting: str,
+    values: dict[str, np.ndarray],
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The alignment report for values already at hand (NaN = unscored)."""
+    names = list(data.human)
+    ok = ~np.any([np.isnan(values[n]) for n in names if n in values], axis=0)
+    rows = []
+    for i, item in enumerate(data.items):
+        row: dict[str, Any] = {k: v[i] for k, v in data.extra.items()}
+        row.update(
+            message=item.message or "", reply=item.reply, status="ok" if ok[i] else "unscored"
+        )
+        for name in names:
+            row[f"human_{name}"] = (
+                None if np.isnan(data.human[name][i]) else float(data.human[name][i])
+            )
+            row[f"scorer_{name}"] = None if np.isnan(values[name][i]) else float(values[name][i])
+        rows.append(row)
     return {
-        "scorer": scorer.id,
-        "setting": scorer_setting(scorer),
+        "scorer": scorer_id,
+        "setting": setting,
         "data": data.name,
         "note": data.note,
         "low": data.low,
         "high": data.high,
         "n_rows": len(data),
-        "n_scored": sum(s.ok for s in scores),
-        "unscored": dict(Counter(s.reason or "unknown" for s in scores if not s.ok)),
+        "n_scored": int(ok.sum()),
+        "unscored": {},
         "components": compare_all(data, values, n_boot=n_boot, seed=seed),
-        "rows": per_row(data, scores),
+        "rows": rows,
         "values": values,
-        "prompt_version": next((s.prompt_version for s in scores if s.prompt_version), None),
+        "prompt_version": None,
     }
 
 
@@ -197,3 +216,33 @@ def calibration_for(
         prompt_version=report.get("prompt_version"),
         seed=seed,
     )
+
+
+def head_cross_validated(
+    data: LabelledSet, folds: int = 5, progress: Progress = silent
+) -> dict[str, np.ndarray]:
+    """The BERT head's recipe, scored out of fold on ``data`` (its own training labels).
+
+    Each reply is scored by heads trained (with the shipped head's card
+    settings) on the other folds only, so the numbers are held-out ones.
+    """
+    from scorers.bert_head import training as ht
+    from scorers.bert_head.head import load_head
+    from scorers.rubric import load_rubric
+
+    head = load_head()
+    config = ht.TrainConfig(**head.card["train_config"])
+    comps = list(load_rubric(data.rubric_id).components)
+    if not all(c in data.human for c in comps):
+        raise ValueError("cross-validated head scores need every component rated")
+    progress(0, folds + 1, "encoding the replies")
+    x = head.recipe.build(head.encoder, data.items)
+    y = np.stack([data.human[c] for c in comps], axis=1).astype(np.float32)
+    done = iter(range(1, folds + 1))
+    pred = ht.cross_validated_predictions(
+        x, y, config, folds, progress=lambda what: progress(next(done), folds + 1, what)
+    )
+    values = {c: pred[:, i] for i, c in enumerate(comps)}
+    values["overall"] = pred.mean(1)
+    progress(folds + 1, folds + 1, "done")
+    return values

@@ -154,14 +154,14 @@ def metrics(pred: np.ndarray, gold: np.ndarray) -> dict[str, dict[str, float]]:
     return out
 
 
-def cross_validate(
+def cross_validated_predictions(
     x: np.ndarray,
     y: np.ndarray,
     config: TrainConfig,
     folds: int = 5,
     progress: Progress | None = None,
-) -> dict[str, dict[str, float]]:
-    """K-fold cross-validated metrics of the whole training recipe."""
+) -> np.ndarray:
+    """Out-of-fold predictions: each row predicted by an ensemble trained without it."""
     from sklearn.model_selection import KFold
 
     pred = np.zeros_like(y)
@@ -171,7 +171,18 @@ def cross_validate(
         pred[test] = predict(train_ensemble(x[train], y[train], config), x[test])
         if progress:
             progress(f"fold {k}/{folds} done")
-    return metrics(pred, y)
+    return pred
+
+
+def cross_validate(
+    x: np.ndarray,
+    y: np.ndarray,
+    config: TrainConfig,
+    folds: int = 5,
+    progress: Progress | None = None,
+) -> dict[str, dict[str, float]]:
+    """K-fold cross-validated metrics of the whole training recipe."""
+    return metrics(cross_validated_predictions(x, y, config, folds, progress), y)
 
 
 def _spearman(a: np.ndarray, b: np.ndarray) -> float:
