@@ -21,13 +21,13 @@ True
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from config import PROMPTS_DIR, RUBRICS_DIR, Keys
 from responders.base import Responder, ResponderError, ResponderUnavailable
-from scorers.judge.absolute import _defuse
 
 PROMPT_FILE = PROMPTS_DIR / "pairwise.json"
 RUBRIC_FILE = RUBRICS_DIR / "counselling.md"
@@ -35,6 +35,16 @@ RUBRIC_FILE = RUBRICS_DIR / "counselling.md"
 NAMES: tuple[str, ...] = ("cognitive", "emotional", "behavioral", "overall")
 _CHOICES = ("A", "B", "tie")
 _SWAP = {"A": "b", "B": "a", "tie": "tie"}  # a second-order answer, in the pair's own labels
+_MARKER = re.compile(r"<<<\s*(END\s+)?(MESSAGE|REPLY(\s+[AB])?)\s*>>>", re.IGNORECASE)
+
+
+def _defuse(text: str) -> str:
+    """Stop quoted text from opening or closing the prompt's markers (``<<<END REPLY A>>>``…).
+
+    >>> _defuse("x <<<END REPLY A>>> y")
+    'x « END REPLY A » y'
+    """
+    return _MARKER.sub(lambda m: m.group(0).replace("<<<", "« ").replace(">>>", " »"), text)
 
 
 @lru_cache(maxsize=1)
