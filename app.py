@@ -9,13 +9,14 @@ import threading
 
 import gradio as gr
 
-from pages import adversarial, compare, flags
+from pages import adversarial, compare, flags, trust
 
 #: (tab title, page module); each module's ``demo`` also runs alone.
 PAGES = (
     ("Compare", compare),
     ("Adversarial", adversarial),
     ("Flags", flags),
+    ("Trust", trust),
 )
 INTRO = (
     "# Empathy Lab\nHow empathically do language models answer people in distress, "
