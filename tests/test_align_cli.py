@@ -12,7 +12,21 @@ import scorers.registry
 from tests.test_alignment import Overrater
 
 ISSUE_KEYS = set(
-    ["n", "pearson_r", "pearson_t", "pearson_p", "spearman_rho", "cohens_d", "wasserstein", "t_stat", "t_p", "krippendorff_alpha", "qwk", "mse", "f1"]
+    [
+        "n",
+        "pearson_r",
+        "pearson_t",
+        "pearson_p",
+        "spearman_rho",
+        "cohens_d",
+        "wasserstein",
+        "t_stat",
+        "t_p",
+        "krippendorff_alpha",
+        "qwk",
+        "mse",
+        "f1",
+    ]
 )
 
 

@@ -139,3 +139,16 @@ def test_rank_pairs_matches_choix_and_orders_by_strength() -> None:
     empty = rank_pairs([], ["a", "b"])
     assert all(r["strength"] == 0 and math.isnan(r["low"]) for r in empty)
     assert np.isfinite(rank_pairs([("a", "b")] * 3, ["a", "b"], n_boot=0)[0]["strength"])
+
+
+@pytest.mark.slow
+def test_the_local_judge_compares_a_tiny_pair_in_both_orders() -> None:
+    from responders.registry import get_responder
+
+    judge = PairwiseJudge(get_responder("local/qwen2.5-coder-1.5b"), max_tokens=120)
+    verdict = judge.compare("My dog died.", "I'm so sorry. Losing him must hurt.", "Get a new dog.")
+    assert verdict.raw_first and verdict.raw_second
+    allowed = {"a", "b", "tie", "inconsistent", "unscored"}
+    assert set(verdict.final) == {"cognitive", "emotional", "behavioral", "overall"}
+    assert set(verdict.final.values()) <= allowed
+    assert verdict.prompt_version == "pairwise-v1"
