@@ -9,7 +9,7 @@ import threading
 
 import gradio as gr
 
-from pages import adversarial, batch, compare, flags, vote
+from pages import adversarial, batch, compare, flags, trust, vote
 
 #: (tab title, page module); each module's ``demo`` also runs alone, and has its own
 #: URL (``/compare``, ``/adversarial`` …) so a link can open one page directly.
@@ -19,6 +19,7 @@ PAGES = (
     ("Flags", flags),
     ("Vote", vote),
     ("Batch", batch),
+    ("Trust", trust),
 )
 INTRO = (
     "# Empathy Lab\nHow empathically do language models answer people in distress, "

@@ -10,6 +10,8 @@
     python cli.py round create --question-id 839 --responders local/qwen2.5-coder-1.5b
     python cli.py votes summary --round K7Q2 --output results.csv
     python cli.py batch --n 20 --responders local,human/counselchat --output runs/small
+    python cli.py align --bundled rubric-labels --scorer bert-head --output report.json
+    python cli.py pairwise --judge judge/local/qwen2.5-coder-1.5b --n 5
 
 Each command lives in ``commands/<name>.py`` (the twin of a page). Replies
 go to stdout, errors to stderr with a non-zero exit code (1: the call
@@ -22,10 +24,20 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from commands import batch, flags, generate, robustness, score, train_head, votes
+from commands import (
+    align,
+    batch,
+    flags,
+    generate,
+    pairwise,
+    robustness,
+    score,
+    train_head,
+    votes,
+)
 
 #: One module per study; each registers its sub-commands with ``add_parser``.
-COMMANDS = (generate, score, train_head, robustness, flags, votes, batch)
+COMMANDS = (generate, score, train_head, robustness, flags, votes, batch, align, pairwise)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,80 @@
+"""The Trust page: helpers (fast) and the page driven through gradio_client (slow: real head)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import gradio as gr
+import pytest
+
+from pages import trust
+from scorers.base import Score, Scorer
+
+
+class AlwaysHigh(Scorer):
+    id = "always-high"
+
+    def _score_batch(self, items):
+        return [Score.from_components(self.id, 3, 3, 3) for _ in items]
+
+
+def test_page_helpers_explain_and_refuse(tmp_path) -> None:
+    with pytest.raises(gr.Error, match="upload a CSV"):
+        trust.load_data(trust.UPLOAD, None, "overall=r", "1:5", 0, "counselling")
+    bad = tmp_path / "in.csv"
+    bad.write_text("reply,r\nhello,9\n", encoding="utf-8")
+    with pytest.raises(gr.Error, match="outside the declared scale"):
+        trust.load_data(trust.UPLOAD, str(bad), "overall=r", "1:5", 0, "counselling")
+    with pytest.raises(gr.Error, match="Run an alignment report first"):
+        trust.run_calibration(None, 0.5, False)
+    from studies import alignment
+
+    data = trust.load_data("rubric-labels", None, "", "", 30, "counselling")
+    report = alignment.run_alignment(data, AlwaysHigh(), n_boot=0, cache=None)
+    text = trust.summary_markdown(report)
+    assert "rates higher than people" in text and "always-high" in text
+    frame = trust.table_frame(report["components"])
+    assert "Cohen's d > 0" in " ".join(frame["what it means"])
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator:
+    from gradio_client import Client
+
+    page = trust.build()
+    page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
+    try:
+        yield Client(page.local_url, verbose=False)
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+def test_alignment_and_calibration_from_the_page(client) -> None:
+    keys = [""] * 4
+    summary, table, *_figures, files = client.predict(
+        "bert-head",
+        "rubric-labels",
+        None,
+        "overall=rating",
+        "1:5",
+        24,
+        20,
+        *keys,
+        api_name="/align",
+    )
+    assert "bert-head" in summary and "24 of 24 replies scored" in summary
+    assert table["headers"][:2] == ["statistic", "cognitive"]
+    report_path = next(f for f in files if str(f).endswith(".json"))
+    with open(report_path, encoding="utf-8") as fh:
+        saved = json.load(fh)
+    assert set(saved) == {
+        "cognitive",
+        "emotional",
+        "behavioral",
+        "overall",
+    }
+    text, before, after = client.predict(0.5, False, api_name="/calibrate")
+    assert "tested on 12 rows it never saw" in text
+    assert before["headers"] == after["headers"]
