@@ -19,10 +19,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from commands import flags, generate, robustness, score, train_head
+from commands import flags, generate, robustness, score, stories, train_head
 
 #: One module per study; each registers its sub-commands with ``add_parser``.
-COMMANDS = (generate, score, train_head, robustness, flags)
+COMMANDS = (generate, score, train_head, robustness, flags, stories)
 
 
 def build_parser() -> argparse.ArgumentParser:

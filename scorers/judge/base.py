@@ -29,7 +29,7 @@ import re
 import statistics
 import threading
 from collections import OrderedDict
-from functools import lru_cache
+from functools import cache
 from typing import Any, ClassVar
 
 from config import PROMPTS_DIR, Keys
@@ -40,7 +40,7 @@ from scorers.judge.persona import Persona
 from scorers.rubric import Rubric, load_rubric
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_judge_prompt(name: str, rubric_id: str) -> dict[str, Any]:
     """Prompt data ``assets/prompts/<name>.json`` with the rubric's text as ``rubric``."""
     prompt = json.loads((PROMPTS_DIR / f"{name}.json").read_text(encoding="utf-8"))
@@ -48,7 +48,7 @@ def load_judge_prompt(name: str, rubric_id: str) -> dict[str, Any]:
     return prompt
 
 
-@lru_cache(maxsize=None)
+@cache
 def _marker(names: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(r"\s+".join(map(re.escape, n.split())) for n in names)
     return re.compile(rf"<<<\s*(END\s+)?({alternatives})\s*>>>", re.IGNORECASE)
