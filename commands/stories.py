@@ -14,18 +14,11 @@ import json
 from commands.common import Subparsers, add_persona_options, fail, persona, read_csv, say
 
 
-def _write(path: str, rows: list[dict[str, str]], fields: list[str]) -> None:
-    with open(path, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
-
-
 def run_rate(args: argparse.Namespace) -> int:
     """Rate the ``story`` column of a CSV file; write input + ratings + status."""
     from core.progress import terminal_progress
     from scorers.judge.story import get_story_judge
-    from studies.stories import OUTPUT_COLUMNS, rate_rows
+    from studies.stories import OUTPUT_COLUMNS, iter_rated_rows
 
     try:
         rows = read_csv(args.input)
@@ -42,16 +35,20 @@ def run_rate(args: argparse.Namespace) -> int:
     if reason:
         return fail(f"{args.judge} is unavailable: {reason}", 2)
     rows = rows[: args.limit] if args.limit else rows
-    with terminal_progress("story-rate") as progress:
-        rated = rate_rows(rows, judge, progress)
     fields = list(rows[0]) if rows else ["story"]
     fields += [c for c in OUTPUT_COLUMNS if c not in fields]
-    _write(args.output, rated, fields)
-    for line, row in enumerate(rated, start=2):  # the header is line 1
-        if row["status"] != "ok":
-            say(f"line {line}: unscored: {row['reason']}")
-    unscored = sum(r["status"] != "ok" for r in rated)
-    say(f"wrote {len(rated)} rows to {args.output} ({unscored} unscored)")
+    unscored = 0
+    with open(args.output, "w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        with terminal_progress("story-rate") as progress:
+            for line, row in enumerate(iter_rated_rows(rows, judge, progress), start=2):
+                writer.writerow(row)
+                out.flush()  # a long run keeps what it has rated so far
+                if row["status"] != "ok":
+                    unscored += 1
+                    say(f"line {line}: unscored: {row['reason']}")
+    say(f"wrote {len(rows)} rows to {args.output} ({unscored} unscored)")
     return 0
 
 

@@ -14,7 +14,7 @@ paired t-test: the statistics of Roshanaei et al.'s tables).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.csvlog import sanitize_cell
@@ -74,24 +74,30 @@ def _cells(score: Score) -> dict[str, str]:
     }
 
 
-def rate_rows(
+def iter_rated_rows(
     rows: Sequence[Mapping[str, str]], judge: StoryJudge | None, progress: Progress = silent
-) -> list[dict[str, str]]:
-    """Each row plus the judge's ratings; bad or failed rows come back unscored with the reason.
+) -> Iterator[dict[str, str]]:
+    """Each row plus the judge's ratings, one at a time (so a long run can be written as it goes).
 
-    Rows keep their order and every input column. With ``judge`` None every
-    row is unscored (used for checking input alone).
+    Rows keep their order and every input column; bad or failed rows come
+    back unscored with the reason. With ``judge`` None every row is unscored
+    (used for checking input alone).
     """
-    out: list[dict[str, str]] = []
     for index, row in enumerate(rows):
         story = row.get("story") or ""
         if judge is None:
             score = Score.unscored("none", "no judge chosen", rubric_id="story-evocation")
         else:
             score = judge.score(story)  # cleans the text; empty or huge -> unscored
-        out.append({**row, **_cells(score)})
+        yield {**row, **_cells(score)}
         progress(index + 1, len(rows), f"rated {index + 1}/{len(rows)} stories")
-    return out
+
+
+def rate_rows(
+    rows: Sequence[Mapping[str, str]], judge: StoryJudge | None, progress: Progress = silent
+) -> list[dict[str, str]]:
+    """Every row rated (see :func:`iter_rated_rows`)."""
+    return list(iter_rated_rows(rows, judge, progress))
 
 
 @dataclass(frozen=True)
