@@ -9,13 +9,15 @@ import threading
 
 import gradio as gr
 
-from pages import adversarial, compare, flags
+from pages import adversarial, compare, flags, resonance, stories
 
 #: (tab title, page module); each module's ``demo`` also runs alone.
 PAGES = (
     ("Compare", compare),
     ("Adversarial", adversarial),
     ("Flags", flags),
+    ("Stories", stories),
+    ("Resonance", resonance),
 )
 INTRO = (
     "# Empathy Lab\nHow empathically do language models answer people in distress, "

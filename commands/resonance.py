@@ -16,13 +16,6 @@ import statistics
 from commands.common import Subparsers, fail, read_csv, say
 
 
-def _write(path: str, rows: list[dict[str, str]], fields: list[str]) -> None:
-    with open(path, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
-
-
 def _method(method_id: str, samples: int):
     from scorers.resonance import JudgeResonance, get_resonance_method
 
@@ -36,7 +29,7 @@ def _method(method_id: str, samples: int):
 def run_resonance(args: argparse.Namespace) -> int:
     """Rate the ``story_a, story_b`` pairs of a CSV file; print metrics when labels are there."""
     from core.progress import terminal_progress
-    from studies.resonance import OUTPUT_COLUMNS, metrics_from_rows, rate_pair_rows
+    from studies.resonance import metrics_from_rows, rate_pair_rows, write_rows
 
     try:
         rows = read_csv(args.input)
@@ -49,14 +42,7 @@ def run_resonance(args: argparse.Namespace) -> int:
     rows = rows[: args.limit] if args.limit else rows
     with terminal_progress("resonance") as progress:
         rated = rate_pair_rows(rows, method, progress)
-    fields = list(rows[0]) if rows else ["story_a", "story_b"]
-    columns = (
-        OUTPUT_COLUMNS
-        if method.id != "embedding"
-        else [c for c in OUTPUT_COLUMNS if c not in ("order_gap", "position_bias")]
-    )
-    fields += [c for c in columns if c not in fields]
-    _write(args.output, rated, fields)
+    write_rows(args.output, rated, judge=method.id != "embedding")
     for line, row in enumerate(rated, start=2):
         if row["status"] != "ok":
             say(f"line {line}: unscored: {row['reason']}")
@@ -104,7 +90,10 @@ def run_pairs(args: argparse.Namespace) -> int:
     from studies.resonance import bundled_pairs
 
     rows = bundled_pairs(args.pairs, args.seed)
-    _write(args.output, rows, list(rows[0]))
+    with open(args.output, "w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
     say(f"wrote {len(rows)} pairs of bundled EmpathicStories stories to {args.output}")
     return 0
 

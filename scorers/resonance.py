@@ -66,6 +66,8 @@ class PairRating:
     rationale: str | None = None
     raw: str | None = None
     prompt_version: str | None = None
+    #: For a judge: the values with A first and with B first, before averaging.
+    orders: tuple[Mapping[str, float], Mapping[str, float]] | None = None
 
     @property
     def ok(self) -> bool:
@@ -195,6 +197,7 @@ def combine_orders(method: str, ab: Score, ba: Score) -> PairRating:
         rationale=ab.rationale,
         raw=raw,
         prompt_version=ab.prompt_version,
+        orders=({a: ab.value(a) for a in ASPECTS}, {a: ba.value(a) for a in ASPECTS}),
     )
 
 

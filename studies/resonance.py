@@ -13,6 +13,7 @@ Spearman, MSE, and macro-F1 with both sides binned at 2.5, as in Shen et al.).
 
 from __future__ import annotations
 
+import csv
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,11 +25,19 @@ from sklearn.metrics import f1_score, mean_squared_error
 from core.csvlog import sanitize_cell
 from core.progress import Progress, silent
 from core.stories import BundledStory, load_stories
-from scorers.resonance import ASPECTS, Method, Pair, PairRating, get_resonance_method
+from scorers.resonance import (
+    ASPECTS,
+    EmbeddingResonance,
+    Method,
+    Pair,
+    PairRating,
+    get_resonance_method,
+)
 
 __all__ = ["get_resonance_method"]
 #: Optional per-aspect text columns: ``event_a, event_b, emotion_a, …``.
 ASPECT_COLUMNS = ("event", "emotion", "moral")
+GAP_COLUMNS = ("order_gap", "position_bias")
 OUTPUT_COLUMNS = (*ASPECTS, "status", "order_gap", "position_bias", "reason", "rationale")
 #: Human label columns :func:`pair_metrics` looks for: ``human_event`` … ``human_empathy``.
 LABEL_PREFIX = "human_"
@@ -73,6 +82,17 @@ def rate_pair_rows(
     return out
 
 
+def write_rows(path: str, rows: Sequence[Mapping[str, str]], judge: bool = True) -> None:
+    """Write rated rows: their input columns, then the output columns (no order gap for embedding)."""
+    fields = list(rows[0]) if rows else ["story_a", "story_b"]
+    extra = OUTPUT_COLUMNS if judge else [c for c in OUTPUT_COLUMNS if c not in GAP_COLUMNS]
+    fields = [f for f in fields if f not in OUTPUT_COLUMNS] + list(extra)
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def bundled_pairs(count: int, seed: int = 0) -> list[dict[str, str]]:
     """``count`` distinct random pairs of bundled stories (seeded), with aspect texts."""
     stories = load_stories()
@@ -111,23 +131,24 @@ def find_resonant(
     top: int = 5,
     shortlist: int = 10,
     exclude_id: str | None = None,
+    embedding: EmbeddingResonance | None = None,
     progress: Progress = silent,
 ) -> list[Match]:
     """The bundled stories most empathically similar to ``story``, best first (by empathy).
 
     The embedding ranks the whole bank; a judge (two calls per story) re-ranks
     the embedding's ``shortlist`` only. ``exclude_id`` leaves out the query
-    itself when it is a bundled story.
+    itself when it is a bundled story; ``embedding`` defaults to the packaged encoder's.
     """
     bank = [s for s in load_stories() if s.story_id != exclude_id]
-    embedding = get_resonance_method("embedding")
+    embedding = embedding or get_resonance_method("embedding")
     progress(0, len(bank), "comparing with the story bank")
     ratings = embedding.rate_pairs([Pair(story, s.story) for s in bank])
     if not ratings or not ratings[0].ok:
         reason = ratings[0].reason if ratings else "the story bank is empty"
         raise ValueError(reason or "the story could not be compared")
     ranked = sorted(zip(bank, ratings, strict=True), key=lambda m: -(m[1].value("empathy") or 0))
-    if method.id == "embedding":
+    if isinstance(method, EmbeddingResonance):
         return [Match(s, r) for s, r in ranked[:top]]
     candidates = ranked[: max(top, shortlist)]
     matches = []
