@@ -110,6 +110,8 @@ def test_a_small_order_gap_gives_no_warning_and_one_bad_order_is_unscored():
     steady = JudgeResonance(_order_judge(similarity(3, 3, 3, 3), similarity(3, 3, 2, 3)))
     rating = steady.rate_pair(Pair(A, B))
     assert rating.order_gap == pytest.approx(0.25) and not rating.position_bias
+    opposed = JudgeResonance(_order_judge(similarity(4, 1, 2, 2), similarity(2, 3, 2, 2)))
+    assert opposed.rate_pair(Pair(A, B)).order_gap == pytest.approx(1.0)  # |±2| both count
     broken = JudgeResonance(_order_judge(similarity(3, 3, 3, 3), "no idea"))
     rating = broken.rate_pair(Pair(A, B))
     assert rating.status == "unscored" and "B then A" in rating.reason and "no idea" in rating.raw
