@@ -9,13 +9,14 @@ import threading
 
 import gradio as gr
 
-from pages import adversarial, compare, flags, resonance, stories
+from pages import adversarial, compare, flags, resonance, stories, trust
 
 #: (tab title, page module); each module's ``demo`` also runs alone.
 PAGES = (
     ("Compare", compare),
     ("Adversarial", adversarial),
     ("Flags", flags),
+    ("Trust", trust),
     ("Stories", stories),
     ("Resonance", resonance),
 )

@@ -7,6 +7,8 @@
     python cli.py flags --output copy.csv
     python cli.py perturb --input in.csv --perturbations all --seed 0 --output out.csv
     python cli.py robustness --scorers bert-head,bert-head+normalize --seed 0 --output report.csv
+    python cli.py align --bundled rubric-labels --scorer bert-head --output report.json
+    python cli.py pairwise --judge judge/local/qwen2.5-coder-1.5b --n 5
     python cli.py story-rate --judge judge/local/qwen2.5-coder-1.5b --input stories.csv --output out.csv
     python cli.py resonance --method embedding --input pairs.csv --output out.csv
 
@@ -21,10 +23,20 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from commands import flags, generate, resonance, robustness, score, stories, train_head
+from commands import (
+    align,
+    flags,
+    generate,
+    pairwise,
+    resonance,
+    robustness,
+    score,
+    stories,
+    train_head,
+)
 
 #: One module per study; each registers its sub-commands with ``add_parser``.
-COMMANDS = (generate, score, train_head, robustness, flags, stories, resonance)
+COMMANDS = (generate, score, train_head, robustness, flags, align, pairwise, stories, resonance)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -163,3 +163,9 @@ class Settings:
 
 
 SETTINGS = Settings.from_env()
+#: Scores kept by studies (one CSV per scorer setting) so that a re-run is free.
+SCORE_CACHE_DIR = SETTINGS.cache_dir / "scores"
+#: Calibrations that ship with the app (JSON, named with their fit data's hash).
+CALIBRATIONS_DIR = ASSETS_DIR / "calibrations"
+#: Calibrations fitted by users (the page, ``cli.py calibrate``) unless told otherwise.
+USER_CALIBRATIONS_DIR = SETTINGS.cache_dir / "calibrations"

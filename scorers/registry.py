@@ -1,4 +1,4 @@
-"""The scorer registry: ``bert-head``, ``judge/<responder id>`` and wrappers (``+normalize``).
+"""The scorer registry: ``bert-head``, ``judge/<responder id>``; wrappers ``+normalize``, ``+calibrated:NAME``.
 
 One dict of factories (see :mod:`core.registry`); judge options (samples,
 temperature, reader persona, the caller's keys) are passed per call.
@@ -10,7 +10,7 @@ temperature, reader persona, the caller's keys) are passed per call.
 >>> get_scorer("nope")
 Traceback (most recent call last):
 ...
-KeyError: "unknown scorer 'nope'; known: bert-head, judge (wrappers: +normalize)"
+KeyError: "unknown scorer 'nope'; known: bert-head, judge (wrappers: +normalize, +calibrated:…)"
 """
 
 from __future__ import annotations
@@ -67,6 +67,13 @@ def _judge(responder_id: str, options: JudgeOptions) -> Scorer:
     return judge.with_keys(SETTINGS.keys.merged(options.keys))
 
 
+def _calibrated(inner: Scorer, name: str) -> Scorer:
+    from scorers.calibrated import CalibratedScorer
+    from scorers.calibration import find_calibration
+
+    return CalibratedScorer(inner, find_calibration(name))
+
+
 def _normalize(inner: Scorer) -> Scorer:
     from scorers.normalize import NormalizedScorer
 
@@ -77,6 +84,7 @@ SCORERS: Registry[Scorer] = Registry("scorer")
 SCORERS.add("bert-head", _head)
 SCORERS.add("judge", _judge)
 SCORERS.add_wrapper("normalize", _normalize)
+SCORERS.add_wrapper("calibrated", _calibrated, takes_argument=True)
 
 
 def get_scorer(

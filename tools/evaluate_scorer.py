@@ -5,7 +5,9 @@
 Samples ``--n`` labelled replies (stratified by source, seeded), scores them,
 and prints per component: MSE, Pearson, Spearman, the mean and standard
 deviation of the scorer's and the labels' scores, Cohen's d (scorer − label)
-and the Wasserstein distance between the two distributions. For the BERT
+and the Wasserstein distance between the two distributions, all from
+:func:`scorers.agreement.compare` (``cli.py align`` gives the full report
+with intervals). For the BERT
 head the sample overlaps its training data: use the card's cross-validated
 numbers for the head instead.
 """
@@ -20,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 import pandas as pd
-from scipy.stats import pearsonr, spearmanr, wasserstein_distance
 
 from config import RUBRIC_LABELS_CSV
+from scorers.agreement import compare
 from scorers.base import COMPONENTS
 from scorers.registry import get_scorer
 
@@ -53,12 +55,12 @@ def main() -> None:
         pred = np.array([getattr(s, name) for s, good in zip(scores, ok, strict=True) if good])
         gold = sample[list(COMPONENTS)].to_numpy()[ok]
         gold = gold.mean(1) if name == "overall" else gold[:, COMPONENTS.index(name)]
-        pooled = np.sqrt((pred.var(ddof=1) + gold.var(ddof=1)) / 2)
+        r = compare(gold, pred, low=1, high=3, n_boot=0)
         print(
-            f"{name:11s} {np.mean((pred - gold) ** 2):6.3f} {pearsonr(pred, gold).statistic:8.3f} "
-            f"{spearmanr(pred, gold).statistic:9.3f} {pred.mean():5.2f}/{gold.mean():4.2f} "
-            f"{pred.std(ddof=1):5.2f}/{gold.std(ddof=1):4.2f} {(pred.mean() - gold.mean()) / pooled:6.2f} "
-            f"{wasserstein_distance(pred, gold):6.3f}"
+            f"{name:11s} {r['mse']:6.3f} {r['pearson_r']:8.3f} {r['spearman_rho']:9.3f} "
+            f"{r['scorer_mean']:5.2f}/{r['human_mean']:4.2f} "
+            f"{r['scorer_sd']:5.2f}/{r['human_sd']:4.2f} {r['cohens_d']:6.2f} "
+            f"{r['wasserstein']:6.3f}"
         )
 
 

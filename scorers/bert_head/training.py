@@ -23,12 +23,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import pearsonr, spearmanr
+from scipy.stats import spearmanr
 
 from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
+from scorers.agreement import compare
 from scorers.base import COMPONENTS, ScoreItem
-from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
 from scorers.bert_head.encoder import Encoder
+from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
 
 Progress = Callable[[str], None]
 
@@ -133,6 +134,8 @@ def predict(nets: list[dict[str, np.ndarray]], x: np.ndarray) -> np.ndarray:
 def metrics(pred: np.ndarray, gold: np.ndarray) -> dict[str, dict[str, float]]:
     """MSE, Pearson and Spearman per component and for overall (the mean).
 
+    The numbers come from :func:`scorers.agreement.compare` (no intervals here).
+
     >>> m = metrics(np.array([[1, 2, 3], [2, 2, 2], [3, 1, 1.]]), np.array([[1, 2, 3], [2, 3, 2], [3, 1, 1.]]))
     >>> m["cognitive"]["mse"], round(m["emotional"]["mse"], 3)
     (0.0, 0.333)
@@ -142,16 +145,33 @@ def metrics(pred: np.ndarray, gold: np.ndarray) -> dict[str, dict[str, float]]:
     for name, index in [*columns.items(), ("overall", None)]:
         p = pred.mean(1) if index is None else pred[:, index]
         g = gold.mean(1) if index is None else gold[:, index]
+        report = compare(g, p, low=1, high=3, n_boot=0)
         out[name] = {
-            "mse": float(np.mean((p - g) ** 2)),
-            "pearson": float(pearsonr(p, g).statistic)
-            if np.std(p) > 0 and np.std(g) > 0
-            else float("nan"),
-            "spearman": float(spearmanr(p, g).statistic)
-            if np.std(p) > 0 and np.std(g) > 0
-            else float("nan"),
+            "mse": report["mse"],
+            "pearson": report["pearson_r"],
+            "spearman": report["spearman_rho"],
         }
     return out
+
+
+def cross_validated_predictions(
+    x: np.ndarray,
+    y: np.ndarray,
+    config: TrainConfig,
+    folds: int = 5,
+    progress: Progress | None = None,
+) -> np.ndarray:
+    """Out-of-fold predictions: each row predicted by an ensemble trained without it."""
+    from sklearn.model_selection import KFold
+
+    pred = np.zeros_like(y)
+    for k, (train, test) in enumerate(
+        KFold(folds, shuffle=True, random_state=config.seed).split(x), start=1
+    ):
+        pred[test] = predict(train_ensemble(x[train], y[train], config), x[test])
+        if progress:
+            progress(f"fold {k}/{folds} done")
+    return pred
 
 
 def cross_validate(
@@ -162,19 +182,11 @@ def cross_validate(
     progress: Progress | None = None,
 ) -> dict[str, dict[str, float]]:
     """K-fold cross-validated metrics of the whole training recipe."""
-    from sklearn.model_selection import KFold
-
-    pred = np.zeros_like(y)
-    for k, (train, test) in enumerate(
-        KFold(folds, shuffle=True, random_state=config.seed).split(x), start=1
-    ):
-        pred[test] = predict(train_ensemble(x[train], y[train], config), x[test])
-        if progress:
-            progress(f"fold {k}/{folds} done")
-    return metrics(pred, y)
+    return metrics(cross_validated_predictions(x, y, config, folds, progress), y)
 
 
 def _spearman(a: np.ndarray, b: np.ndarray) -> float:
+    # Across scales (the head's 1–3 against 0–2 levels): only the ranks compare.
     return float(spearmanr(a, b).statistic)
 
 

@@ -1,0 +1,247 @@
+"""``cli.py align``: agreement of a scorer with human ratings; optionally calibrate it.
+
+    python cli.py align --bundled rubric-labels --scorer bert-head --output report.json
+    python cli.py align --input labelled.csv --scorer judge --human overall=rating --scale 1:5 \\
+        --html report.html
+    python cli.py align --bundled rubric-labels --sample 120 --scorer judge --calibrate \\
+        --save-calibration rubric
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from pathlib import Path
+
+from commands.common import Subparsers, fail, read_csv, say
+from config import SCORE_CACHE_DIR, USER_CALIBRATIONS_DIR
+from core.progress import terminal_progress
+
+
+def parse_scale(text: str) -> tuple[int, int]:
+    """``"1:5"`` → (1, 5); ValueError with a clear message otherwise.
+
+    >>> parse_scale("0:4")
+    (0, 4)
+    """
+    low, sep, high = text.partition(":")
+    try:
+        pair = (int(low), int(high))
+    except ValueError:
+        pair = None
+    if not sep or pair is None or pair[1] <= pair[0]:
+        raise ValueError(f"--scale {text!r}: give two whole numbers, bottom:top, e.g. 1:5")
+    return pair
+
+
+def parse_mapping(items: list[str]) -> dict[str, str]:
+    """``["overall=rating"]`` → {"overall": "rating"}.
+
+    >>> parse_mapping(["overall=r", "cognitive=c"])
+    {'overall': 'r', 'cognitive': 'c'}
+    """
+    mapping = {}
+    for item in items:
+        name, sep, column = item.partition("=")
+        if not sep or not name.strip() or not column.strip():
+            raise ValueError(f"--human {item!r}: write NAME=COLUMN, e.g. overall=rating")
+        mapping[name.strip()] = column.strip()
+    return mapping
+
+
+def load_data(args: argparse.Namespace, rubric_id: str):
+    """The labelled set the arguments name (a CSV with a mapping, or a bundled set)."""
+    from studies.labelled import from_rows, load_bundled
+
+    if args.bundled:
+        return load_bundled(args.bundled, args.sample, args.seed)
+    if not args.input or not args.human:
+        raise ValueError(
+            "give --bundled NAME, or --input CSV with at least one --human NAME=COLUMN"
+        )
+    rows = read_csv(args.input)
+    data = from_rows(
+        rows,
+        parse_mapping(args.human),
+        scale=parse_scale(args.scale),
+        rubric_id=rubric_id,
+        name=Path(args.input).name,
+    )
+    if args.sample and args.sample < len(data):
+        from studies.labelled import subset
+
+        data = subset(data, args.sample, args.seed)
+    return data
+
+
+def write_rows(path: str, rows: list[dict]) -> None:
+    """The per-row CSV (ids, human ratings, scorer values, status)."""
+    from core.csvlog import sanitize_cell
+
+    fields = list(rows[0]) if rows else ["reply"]
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=fields)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: sanitize_cell("" if v is None else str(v)) for k, v in row.items()})
+
+
+def print_table(title: str, components: dict) -> None:
+    from reports.alignment import table_rows
+
+    print(title)
+    print(f"  {'':20s}" + "".join(f"{n:>26s}" for n in components))
+    for row in table_rows(components):
+        print(f"  {row[0]:20s}" + "".join(f"{c:>26s}" for c in row[1:]))
+
+
+def run_align(args: argparse.Namespace) -> int:
+    """Score the labelled rows, compare with people, write the report(s)."""
+    from reports.alignment import report_json, write_html
+    from scorers.registry import get_scorer
+    from studies import alignment
+
+    try:
+        scorer = get_scorer(args.scorer)
+        data = load_data(args, scorer.rubric_id)
+    except (ValueError, KeyError) as exc:
+        return fail(str(exc.args[0]), 2)
+    reason = scorer.unavailable_reason()
+    if reason:
+        return fail(f"{scorer.id} is unavailable: {reason}", 2)
+    say(f"{len(data)} labelled replies ({data.note}); scorer {scorer.id}")
+    cache = None if args.no_cache else SCORE_CACHE_DIR
+    with terminal_progress("align") as progress:
+        if args.cross_validated:
+            if scorer.id != "bert-head" or data.name != "rubric-labels":
+                return fail(
+                    "--cross-validated is for --scorer bert-head on --bundled rubric-labels", 2
+                )
+            values = alignment.head_cross_validated(data, progress=progress)
+            report = alignment.report_from_values(
+                data,
+                "bert-head (5-fold, out of fold)",
+                "cross-validated",
+                values,
+                n_boot=args.boot,
+                seed=args.seed,
+            )
+        else:
+            report = alignment.run_alignment(
+                data, scorer, n_boot=args.boot, seed=args.seed, cache=cache, progress=progress
+            )
+    if report["n_scored"] == 0:
+        return fail(f"nothing could be scored: {report['unscored']}", 1)
+    for why, count in report["unscored"].items():
+        say(f"note: {count} replies unscored ({why})")
+    print_table(
+        f"{report['scorer']} on {data.name}: {report['n_scored']}/{report['n_rows']} scored",
+        report["components"],
+    )
+    study = None
+    if args.calibrate or args.save_calibration:
+        study = alignment.calibration_study(
+            data,
+            report,
+            test_share=args.test_share,
+            seed=args.seed,
+            n_boot=args.boot,
+            label=args.save_calibration,
+        )
+        cal = study["calibration"]
+        say(
+            f"calibration {cal.name}: fitted on {len(study['fit_rows'])} rows, methods {cal.methods}"
+        )
+        print_table(
+            f"before calibration, {len(study['test_rows'])} rows it never saw", study["before"]
+        )
+        print_table("after calibration, same rows", study["after"])
+        if args.save_calibration:
+            from scorers.calibration import save_calibration
+
+            path = save_calibration(cal, Path(args.calibration_dir))
+            say(f"saved {path}; use it as {scorer.id}+calibrated:{cal.name}")
+    about = {"scorer": scorer.id, "data": data.name}
+    if args.output:
+        Path(args.output).write_text(report_json(report["components"], **about), encoding="utf-8")
+        say(f"wrote {args.output}")
+    if study and args.output:
+        out = Path(args.output).with_suffix(".calibration.json")
+        text = report_json(
+            {f"before/{k}": v for k, v in study["before"].items()}
+            | {f"after/{k}": v for k, v in study["after"].items()},
+            **about,
+            calibration=study["calibration"].name,
+        )
+        out.write_text(text, encoding="utf-8")
+        say(f"wrote {out}")
+    if args.rows:
+        write_rows(args.rows, report["rows"])
+        say(f"wrote {args.rows}")
+    if args.html:
+        write_html(Path(args.html), report, study)
+        say(f"wrote {args.html}")
+    return 0
+
+
+def add_parser(sub: Subparsers) -> None:
+    """Register ``align``."""
+    from studies.labelled import BUNDLED
+
+    p = sub.add_parser("align", help="agreement of a scorer with human ratings (and calibration)")
+    p.add_argument(
+        "--scorer",
+        default="bert-head",
+        help="scorer id (e.g. bert-head, judge/local/qwen2.5-coder-1.5b)",
+    )
+    source = p.add_mutually_exclusive_group()
+    source.add_argument(
+        "--input", help="CSV with a 'reply' column (and 'message'), plus rating columns"
+    )
+    source.add_argument(
+        "--bundled",
+        choices=list(BUNDLED),
+        help="a bundled labelled set: " + "; ".join(f"{k}: {v}" for k, v in BUNDLED.items()),
+    )
+    p.add_argument(
+        "--human",
+        action="append",
+        default=[],
+        help="NAME=COLUMN: overall, cognitive, emotional or behavioral (repeatable)",
+    )
+    p.add_argument(
+        "--scale",
+        default="1:3",
+        help="the human ratings' scale bottom:top (mapped linearly onto the scorer's)",
+    )
+    p.add_argument("--sample", type=int, default=None, help="use N rows drawn at random (seeded)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--boot",
+        type=int,
+        default=1000,
+        help="bootstrap resamples for the 95%% intervals (0: none)",
+    )
+    p.add_argument(
+        "--cross-validated",
+        action="store_true",
+        help="bert-head on rubric-labels only: score each reply with heads trained without it "
+        "(5 folds; the head's in-sample numbers say little)",
+    )
+    p.add_argument("--no-cache", action="store_true", help="score afresh and keep nothing")
+    p.add_argument("--output", help="report.json: one object per compared name")
+    p.add_argument("--rows", help="per-row CSV: human ratings and scorer values")
+    p.add_argument("--html", help="a standalone HTML report with the figures")
+    p.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="fit a calibration on part of the rows; before/after on the rest",
+    )
+    p.add_argument(
+        "--test-share", type=float, default=0.5, help="share of rows the calibration never sees"
+    )
+    p.add_argument(
+        "--save-calibration", metavar="LABEL", help="save the fitted calibration as LABEL-<hash>"
+    )
+    p.add_argument("--calibration-dir", default=str(USER_CALIBRATIONS_DIR), help="where to save it")
+    p.set_defaults(func=run_align)

@@ -1,0 +1,235 @@
+"""Replies with human ratings: the bundled sets, or a user's CSV with a column mapping.
+
+A :class:`LabelledSet` holds the items (reply and message), the human
+ratings per compared name (``overall``, ``cognitive`` …) already mapped
+linearly from the declared human scale onto the scorer's rubric scale, and
+where they came from. Bundled sets are read from ``../shared/data`` (paths
+in :mod:`config`); nothing of them ships with the app:
+
+- ``rubric-labels``: 1,024 replies scored on the rubric (1–3 per component;
+  overall = their mean) by independent expert raters (see
+  ``../shared/data/rubric_labels/README.md``). The BERT head was trained on
+  them: its agreement on this set is in-sample;
+- ``welivita``: Welivita & Pu's EmpatheticDialogues openers, each with a
+  human, a ChatGPT and an empathy-prompted ChatGPT reply rated 1–3 overall by
+  people (source data CC BY-NC; research use);
+- ``epitome``: Sharma et al. (EMNLP 2020) Reddit replies with levels 0–2 of
+  Emotional Reactions (compared with Emotional) and Interpretations (with
+  Cognitive), mapped onto 1–3 (research use; cite the paper).
+
+>>> s = from_rows([{"reply": "So sorry.", "message": "I lost my dog.", "r": "5"}],
+...               {"overall": "r"}, scale=(1, 5))
+>>> s.human["overall"].tolist(), s.items[0].message
+([3.0], 'I lost my dog.')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
+from scorers.agreement import rescale
+from scorers.base import ScoreItem
+from scorers.rubric import DEFAULT_RUBRIC, load_rubric
+
+#: The bundled sets and what each one is, for menus and ``--help``.
+BUNDLED: dict[str, str] = {
+    "rubric-labels": "1,024 replies rated on this rubric by expert raters (the head trained on them)",
+    "welivita": "Welivita & Pu: human and ChatGPT replies rated 1–3 overall by people",
+    "epitome": "EPITOME (Reddit): Emotional Reactions and Interpretations levels 0–2",
+}
+#: The largest upload read (rows); a bigger file is refused, not silently cut.
+MAX_ROWS = 20_000
+
+
+@dataclass(frozen=True)
+class LabelledSet:
+    """Items with human ratings on the rubric's scale, per compared name."""
+
+    name: str
+    items: list[ScoreItem]
+    human: dict[str, np.ndarray]
+    low: int
+    high: int
+    note: str = ""
+    #: Anything per row worth keeping in the per-row CSV (ids, sources).
+    extra: dict[str, list[str]] = field(default_factory=dict)
+    rubric_id: str = DEFAULT_RUBRIC
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def _number(value: object) -> float:
+    if value is None:
+        return math.nan
+    text = str(value).strip()
+    if not text:
+        return math.nan
+    try:
+        number = float(text)
+    except ValueError:
+        return math.nan
+    return number if math.isfinite(number) else math.nan
+
+
+def from_rows(
+    rows: Sequence[Mapping[str, object]],
+    mapping: Mapping[str, str],
+    *,
+    scale: tuple[int, int],
+    rubric_id: str = DEFAULT_RUBRIC,
+    name: str = "upload",
+    reply_column: str = "reply",
+    message_column: str = "message",
+) -> LabelledSet:
+    """A labelled set from CSV rows; ``mapping`` is compared name → human column.
+
+    Cells that are empty or not numbers are missing ratings (dropped pair by
+    pair); a rating outside the declared scale is an error that names it.
+    """
+    rubric = load_rubric(rubric_id)
+    if not rows:
+        raise ValueError("the file has no rows")
+    if len(rows) > MAX_ROWS:
+        raise ValueError(f"the file has {len(rows):,} rows; at most {MAX_ROWS:,} are read")
+    if not mapping:
+        raise ValueError("say which column holds the human ratings, e.g. overall=rating")
+    columns = set(rows[0])
+    for compared, column in mapping.items():
+        if compared not in rubric.names:
+            raise ValueError(
+                f"{compared!r} is not on the rubric; use one of {', '.join(rubric.names)}"
+            )
+        if column not in columns:
+            raise ValueError(f"no column {column!r} (columns: {', '.join(sorted(columns))})")
+    if reply_column not in columns:
+        raise ValueError(f"no {reply_column!r} column (columns: {', '.join(sorted(columns))})")
+    low, high = scale
+    human: dict[str, np.ndarray] = {}
+    for compared, column in mapping.items():
+        raw = np.array([_number(r.get(column)) for r in rows])
+        bad = np.flatnonzero(~np.isnan(raw) & ((raw < low) | (raw > high)))
+        if len(bad):
+            raise ValueError(
+                f"column {column!r}, row {bad[0] + 2}: {raw[bad[0]]:g} is outside the declared "
+                f"scale {low}:{high}"
+            )
+        human[compared] = rescale(raw, low, high, rubric.low, rubric.high)
+    items = [
+        ScoreItem(str(r.get(reply_column) or ""), str(r.get(message_column) or "") or None)
+        for r in rows
+    ]
+    return LabelledSet(
+        name, items, human, rubric.low, rubric.high, f"{len(items)} rows", rubric_id=rubric_id
+    )
+
+
+def _pick(df: pd.DataFrame, sample: int | None, seed: int) -> pd.DataFrame:
+    if sample and sample < len(df):
+        return df.sample(sample, random_state=seed).reset_index(drop=True)
+    return df.reset_index(drop=True)
+
+
+def _rubric_labels(sample: int | None, seed: int) -> LabelledSet:
+    df = _pick(pd.read_csv(RUBRIC_LABELS_CSV), sample, seed)
+    comps = ["cognitive", "emotional", "behavioral"]
+    human = {c: df[c].to_numpy(dtype=float) for c in comps}
+    human["overall"] = df[comps].to_numpy(dtype=float).mean(1)
+    items = [
+        ScoreItem(str(r), str(m) if isinstance(m, str) else None)
+        for r, m in zip(df.reply, df.message, strict=True)
+    ]
+    note = "rubric labels (expert raters; the BERT head was trained on all 1,024)"
+    return LabelledSet(
+        "rubric-labels",
+        items,
+        human,
+        1,
+        3,
+        note,
+        {"id": df.id.astype(str).tolist(), "source": df.source.astype(str).tolist()},
+    )
+
+
+def _welivita(sample: int | None, seed: int) -> LabelledSet:
+    wel = pd.read_csv(WELIVITA_CSV)
+    parts = []
+    for kind in ("human", "chatgpt", "chatgpt_empathy"):
+        part = wel[["dialog_id", "speaker_uttr", f"response_{kind}", f"rating_{kind}"]].copy()
+        part.columns = ["dialog_id", "message", "reply", "rating"]
+        part["kind"] = kind
+        parts.append(part)
+    df = pd.concat(parts).dropna(subset=["reply", "rating"])
+    df = _pick(df[df.reply.astype(str).str.strip() != ""], sample, seed)
+    items = [
+        ScoreItem(str(r), str(m) if isinstance(m, str) else None)
+        for r, m in zip(df.reply, df.message, strict=True)
+    ]
+    note = "Welivita & Pu ratings (people, 1–3 overall; CC BY-NC source data)"
+    extra = {"id": df.dialog_id.astype(str).tolist(), "source": ("welivita:" + df.kind).tolist()}
+    return LabelledSet(
+        "welivita", items, {"overall": df.rating.to_numpy(dtype=float)}, 1, 3, note, extra
+    )
+
+
+def _epitome(sample: int | None, seed: int) -> LabelledSet:
+    er = pd.read_csv(EPITOME_DIR / "emotional-reactions-reddit.csv").drop_duplicates(
+        ["sp_id", "rp_id"]
+    )
+    ip = pd.read_csv(EPITOME_DIR / "interpretations-reddit.csv").drop_duplicates(["sp_id", "rp_id"])
+    df = er.merge(ip[["sp_id", "rp_id", "level"]], on=["sp_id", "rp_id"], suffixes=("_er", "_ip"))
+    df = _pick(df.dropna(subset=["response_post"]), sample, seed)
+    human = {
+        "emotional": rescale(df.level_er.to_numpy(dtype=float), 0, 2, 1, 3),
+        "cognitive": rescale(df.level_ip.to_numpy(dtype=float), 0, 2, 1, 3),
+    }
+    items = [
+        ScoreItem(str(r), str(m) if isinstance(m, str) else None)
+        for r, m in zip(df.response_post, df.seeker_post, strict=True)
+    ]
+    note = "EPITOME levels 0–2 mapped onto 1–3 (Emotional Reactions → emotional, Interpretations → cognitive)"
+    return LabelledSet(
+        "epitome", items, human, 1, 3, note, {"id": (df.sp_id + "/" + df.rp_id).tolist()}
+    )
+
+
+_LOADERS = {"rubric-labels": _rubric_labels, "welivita": _welivita, "epitome": _epitome}
+
+
+def load_bundled(name: str, sample: int | None = None, seed: int = 0) -> LabelledSet:
+    """A bundled labelled set; ``sample`` rows drawn at random (seeded), else all in order."""
+    if name not in _LOADERS:
+        raise ValueError(f"unknown labelled set {name!r}; bundled: {', '.join(_LOADERS)}")
+    if sample is not None and sample < 1:
+        raise ValueError("the sample size must be at least 1")
+    try:
+        return _LOADERS[name](sample, seed)
+    except FileNotFoundError as exc:
+        raise ValueError(
+            f"the {name} data is missing ({exc.filename}); see ../shared/data/README.md"
+        ) from None
+
+
+def subset(data: LabelledSet, sample: int, seed: int = 0) -> LabelledSet:
+    """``sample`` rows of ``data`` drawn at random (seeded), in the drawn order.
+
+    >>> s = from_rows([{"reply": str(i), "r": "2"} for i in range(10)], {"overall": "r"}, scale=(1, 3))
+    >>> len(subset(s, 4, seed=1))
+    4
+    """
+    if sample >= len(data):
+        return data
+    pick = np.random.default_rng(seed).permutation(len(data))[:sample]
+    return replace(
+        data,
+        items=[data.items[i] for i in pick],
+        human={k: v[pick] for k, v in data.human.items()},
+        extra={k: [v[i] for i in pick] for k, v in data.extra.items()},
+        note=f"{data.note}; {sample} drawn at random (seed {seed})",
+    )
