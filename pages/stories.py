@@ -44,7 +44,7 @@ CAUTION = (
     "**How far to trust this:** each story's human rating is one crowd worker's answer to "
     "*how much could people empathize with this story* (1–5), and the ratings lean high "
     "(72 of 79 are 4 or 5). Expect low correlations for any judge; the distances "
-    "(Cohen's d: negative = the judge rates higher than people; Wasserstein: how far apart "
+    "(Cohen's d: positive = the judge rates higher than people; Wasserstein: how far apart "
     "the two sets of ratings are, in rating points) say more than r here. With few "
     "stories, p-values are rough."
 )

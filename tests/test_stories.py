@@ -20,7 +20,7 @@ from scorers.judge import story as story_module
 from scorers.judge.persona import Persona
 from scorers.judge.story import StoryJudge, build_prompt
 from studies import stories as st
-from studies.agreement_stats import agreement
+from studies.stories import agreement
 
 
 class FakeJudge(Responder):
@@ -152,7 +152,7 @@ def test_persona_grid_rates_once_per_persona_and_each_prompt_names_it(monkeypatc
     story_module._JUDGES.clear()
 
 
-def test_agreement_matches_scipy_and_the_sign_of_d_means_overrating():
+def test_agreement_matches_scipy_and_a_positive_d_means_overrating():
     rng = np.random.default_rng(3)
     human = rng.integers(1, 6, 40).astype(float)
     model = np.clip(human + rng.normal(0.8, 1.0, 40), 1, 5)
@@ -160,7 +160,9 @@ def test_agreement_matches_scipy_and_the_sign_of_d_means_overrating():
     assert out["pearson_r"] == pytest.approx(stats.pearsonr(model, human).statistic)
     assert out["wasserstein"] == pytest.approx(stats.wasserstein_distance(model, human))
     assert out["t_p"] == pytest.approx(stats.ttest_rel(model, human).pvalue)
-    assert out["cohens_d"] < 0 and out["model_mean"] > out["human_mean"]
+    assert out["cohens_d"] > 0 and out["model_mean"] > out["human_mean"]
+    lo, hi = out["pearson_ci"]
+    assert lo < out["pearson_r"] < hi
     flat = agreement([4, 4, 4, 4], [1, 3, 5, 2])
     assert np.isnan(flat["pearson_r"]) and flat["n"] == 4
 
