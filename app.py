@@ -9,7 +9,7 @@ import threading
 
 import gradio as gr
 
-from pages import adversarial, batch, compare, flags, trust, vote
+from pages import adversarial, batch, compare, flags, resonance, stories, trust, vote
 
 #: (tab title, page module); each module's ``demo`` also runs alone, and has its own
 #: URL (``/compare``, ``/adversarial`` …) so a link can open one page directly.
@@ -20,6 +20,8 @@ PAGES = (
     ("Vote", vote),
     ("Batch", batch),
     ("Trust", trust),
+    ("Stories", stories),
+    ("Resonance", resonance),
 )
 INTRO = (
     "# Empathy Lab\nHow empathically do language models answer people in distress, "

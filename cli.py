@@ -12,6 +12,8 @@
     python cli.py batch --n 20 --responders local,human/counselchat --output runs/small
     python cli.py align --bundled rubric-labels --scorer bert-head --output report.json
     python cli.py pairwise --judge judge/local/qwen2.5-coder-1.5b --n 5
+    python cli.py story-rate --judge judge/local/qwen2.5-coder-1.5b --input stories.csv --output out.csv
+    python cli.py resonance --method embedding --input pairs.csv --output out.csv
 
 Each command lives in ``commands/<name>.py`` (the twin of a page). Replies
 go to stdout, errors to stderr with a non-zero exit code (1: the call
@@ -30,14 +32,28 @@ from commands import (
     flags,
     generate,
     pairwise,
+    resonance,
     robustness,
     score,
+    stories,
     train_head,
     votes,
 )
 
 #: One module per study; each registers its sub-commands with ``add_parser``.
-COMMANDS = (generate, score, train_head, robustness, flags, votes, batch, align, pairwise)
+COMMANDS = (
+    generate,
+    score,
+    train_head,
+    robustness,
+    flags,
+    votes,
+    batch,
+    align,
+    pairwise,
+    stories,
+    resonance,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,241 @@
+"""Resonance: how empathically similar two stories are; find stories that resonate with one.
+
+Runs alone with ``python -m pages.resonance``.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+
+import gradio as gr
+import plotly.graph_objects as go
+
+from commands.common import read_csv
+from core.stories import ATTRIBUTION, find_story, load_stories
+from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.progress import gradio_progress
+from reports.story_charts import resonance_chart
+from scorers.registry import offered_scorer_ids
+from scorers.resonance import (
+    ASPECTS,
+    ORDER_GAP_WARNING,
+    JudgeResonance,
+    Method,
+    Pair,
+    PairRating,
+    get_resonance_method,
+)
+from scorers.rubric import load_rubric
+from studies import resonance as rs
+
+RUBRIC = load_rubric("resonance")
+METHODS = ["embedding", *(sid for sid in offered_scorer_ids() if sid.startswith("judge/"))]
+METHOD_HELP = (
+    "**embedding**: how close the two texts are for a sentence encoder (MiniLM), "
+    "mapped to 1–4 (cosine 0 or less → 1, cosine 1 → 4). Fast, but it mostly sees a "
+    "shared topic (the event), not a shared feeling or lesson. **judge**: a language "
+    "model rates the pair twice, once in each order, and the two are averaged."
+)
+MATCH_HEADERS = ["story", "source", *(RUBRIC.label(a) for a in ASPECTS), "status", "opening"]
+METRIC_HEADERS = ["aspect", "pairs", "Pearson r", "Spearman ρ", "MSE", "macro-F1 (at 2.5)"]
+
+
+def _method(method_id: str, keys: dict) -> Method:
+    try:
+        method = get_resonance_method(method_id, keys=keys)
+    except KeyError as exc:
+        raise gr.Error(str(exc.args[0])) from None
+    reason = method.unavailable_reason() if isinstance(method, JudgeResonance) else None
+    if reason:
+        raise gr.Error(f"{method_id} cannot run: {reason}")
+    return method
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def rating_markdown(rating: PairRating) -> str:
+    """The four similarities in words, with the order gap and a position-bias warning."""
+    if not rating.ok:
+        return f"**Could not rate this pair:** {rating.reason}"
+    lines = [f"- {RUBRIC.label(a)}: **{rating.value(a):.2f}** of 4" for a in ASPECTS]
+    if rating.order_gap is not None:
+        lines.append(
+            f"- Difference between the two orders: {rating.order_gap:.2f} "
+            "(mean over the four aspects)"
+        )
+        if rating.position_bias:
+            lines.append(
+                f"\n⚠️ **Position bias:** the judge's answer changed by {ORDER_GAP_WARNING:g} "
+                "or more when the stories swapped places; treat these numbers as unreliable."
+            )
+    if rating.rationale:
+        lines.append(f"\n*Judge's reason (story A first):* {rating.rationale}")
+    return "\n".join(lines)
+
+
+def pick_example(label: str) -> str:
+    """A bundled story's text (or no change)."""
+    story = find_story(label or "")
+    return story.story if story else gr.skip()
+
+
+def rate_pair(
+    story_a: str,
+    story_b: str,
+    method_id: str,
+    key_1: str = "",
+    key_2: str = "",
+    key_3: str = "",
+    key_4: str = "",
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+) -> tuple[str, go.Figure | None]:
+    """The four similarities of two pasted stories."""
+    method = _method(method_id, typed_keys(key_1, key_2, key_3, key_4))
+    progress(0.2, desc="rating (a judge reads the pair twice: ~20–120 s locally)")
+    (rating,) = method.rate_pairs([Pair(story_a, story_b)])
+    if not rating.ok:
+        raise gr.Error(rating.reason or "the pair could not be rated")
+    return rating_markdown(rating), resonance_chart(rating.values, rating.orders)
+
+
+def find_matches(
+    story: str,
+    method_id: str,
+    top: float,
+    key_1: str = "",
+    key_2: str = "",
+    key_3: str = "",
+    key_4: str = "",
+    progress: gr.Progress = gr.Progress(),  # noqa: B008
+) -> list[list[object]]:
+    """The bundled stories that resonate most with ``story``, best first."""
+    method = _method(method_id, typed_keys(key_1, key_2, key_3, key_4))
+    same = [s.story_id for s in load_stories() if s.story.strip() == story.strip()]
+    try:
+        matches = rs.find_resonant(
+            story,
+            method,
+            top=int(top),
+            exclude_id=same[0] if same else None,  # a bundled story does not match itself
+            progress=gradio_progress(progress),
+        )
+    except ValueError as exc:
+        raise gr.Error(str(exc)) from None
+    return [
+        [
+            m.story.story_id,
+            m.story.source,
+            *(_round(m.rating.value(a)) for a in ASPECTS),
+            m.rating.status,
+            " ".join(m.story.story.split()[:40]) + "…",
+        ]
+        for m in matches
+    ]
+
+
+def _num(value: object) -> object:
+    if isinstance(value, float):
+        return "–" if math.isnan(value) else round(value, 3)
+    return value
+
+
+def rate_file(
+    file: str | None,
+    method_id: str,
+    key_1: str = "",
+    key_2: str = "",
+    key_3: str = "",
+    key_4: str = "",
+    progress: gr.Progress = gr.Progress(),  # noqa: B008
+) -> tuple[list[list[object]], str]:
+    """Rate an uploaded CSV of pairs; metrics for every ``human_<aspect>`` column it has."""
+    if not file:
+        raise gr.Error("Upload a CSV file with story_a and story_b columns first.")
+    try:
+        rows = read_csv(file)
+    except ValueError as exc:
+        raise gr.Error(str(exc)) from None
+    if not rows or "story_a" not in rows[0] or "story_b" not in rows[0]:
+        raise gr.Error("The CSV needs story_a and story_b columns (and at least one row).")
+    method = _method(method_id, typed_keys(key_1, key_2, key_3, key_4))
+    rated = rs.rate_pair_rows(rows, method, gradio_progress(progress))
+    with tempfile.NamedTemporaryFile("w", suffix="-resonance.csv", delete=False) as fh:
+        path = fh.name
+    rs.write_rows(path, rated, judge=method.id != "embedding")
+    metrics = [
+        [
+            m["aspect"],
+            m["n"],
+            *(_num(m[k]) for k in ("pearson_r", "spearman_rho", "mse", "macro_f1")),
+        ]
+        for m in rs.metrics_from_rows(rated)
+    ]
+    return metrics, path
+
+
+def build() -> gr.Blocks:
+    """Build the Resonance page."""
+    choices = [s.choice_label for s in load_stories()]
+    with gr.Blocks(title="Empathy Lab · Resonance") as page:
+        gr.Markdown(
+            "## Resonance: would these two storytellers understand each other?\n"
+            "Two people tend to empathize with each other when their stories share the main "
+            "event, the feelings and how they change, and the lesson drawn (Shen et al.). "
+            "Each is rated from 1 (not at all similar) to 4 (very similar). People "
+            "themselves often disagree on this, so no method can be very exact."
+        )
+        gr.Markdown(METHOD_HELP)
+        method = gr.Dropdown(METHODS, value="embedding", label="Method")
+        keys, _ = key_boxes()
+        with gr.Row():
+            with gr.Column():
+                example_a = gr.Dropdown(choices, value=None, label="Example story A")
+                story_a = gr.Textbox(label="Story A", lines=7)
+            with gr.Column():
+                example_b = gr.Dropdown(choices, value=None, label="Example story B")
+                story_b = gr.Textbox(label="Story B", lines=7)
+        compare = gr.Button("Rate the pair", variant="primary")
+        with gr.Row():
+            verdict = gr.Markdown()
+            chart = gr.Plot()
+
+        gr.Markdown(
+            "### Find resonant stories\nRank the bundled stories by how much they resonate "
+            "with story A. The embedding ranks all 79; a judge re-ranks the embedding's "
+            "10 best (two calls each)."
+        )
+        with gr.Row():
+            top = gr.Slider(1, 10, value=5, step=1, label="Matches to show")
+            find = gr.Button("Find resonant stories")
+        matches = gr.Dataframe(headers=MATCH_HEADERS, interactive=False, wrap=True)
+
+        gr.Markdown(
+            "### Rate your own pairs\nUpload a CSV with `story_a` and `story_b` columns. Add "
+            "`human_event`, `human_emotion`, `human_moral` or `human_empathy` columns (1–4) "
+            "to see how well the method agrees with your labels."
+        )
+        upload = gr.File(label="Pairs (CSV)", file_types=[".csv"], type="filepath")
+        rate_button = gr.Button("Rate the file")
+        metrics = gr.Dataframe(headers=METRIC_HEADERS, interactive=False)
+        rated_file = gr.File(label="Rated pairs (CSV)")
+        gr.Markdown(f"<small>{ATTRIBUTION}</small>")
+
+        example_a.change(pick_example, example_a, story_a, api_name=False)
+        example_b.change(pick_example, example_b, story_b, api_name=False)
+        compare.click(
+            rate_pair, [story_a, story_b, method, *keys], [verdict, chart], api_name="rate_pair"
+        )
+        find.click(find_matches, [story_a, method, top, *keys], matches, api_name="find")
+        rate_button.click(
+            rate_file, [upload, method, *keys], [metrics, rated_file], api_name="rate_file"
+        )
+    return page
+
+
+demo = build()
+
+if __name__ == "__main__":
+    demo.launch()

@@ -1,0 +1,267 @@
+"""Stories: how much empathy a personal story evokes in a reader, by judge and reader persona.
+
+Runs alone with ``python -m pages.stories``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import gradio as gr
+import plotly.graph_objects as go
+
+from config import KEY_ENV_VARS
+from core.stories import ATTRIBUTION, find_story, load_stories
+from core.textinput import InputError, clean_text
+from pages.widgets.judge import judge_controls, judge_options
+from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.progress import gradio_progress
+from reports.story_charts import persona_chart, rating_distribution
+from scorers.base import Score
+from scorers.judge.story import StoryJudge, get_story_judge
+from scorers.registry import DEFAULT_JUDGE, offered_scorer_ids
+from scorers.rubric import load_rubric
+from studies import stories as st
+
+RUBRIC = load_rubric("story-evocation")
+# The page functions take the key boxes as key_1…key_4, in KEY_ENV_VARS order (Gradio
+# finds the progress argument only among named parameters, never after *args).
+assert len(KEY_ENV_VARS) == 4
+JUDGES = [sid for sid in offered_scorer_ids() if sid.startswith("judge/")]
+RATING_HEADERS = ["reader", *(RUBRIC.label(c) for c in RUBRIC.components), "status", "why"]
+AGREEMENT_HEADERS = [
+    "rating",
+    "stories",
+    "Pearson r",
+    "p",
+    "judge mean",
+    "people mean",
+    "Cohen's d",
+    "Wasserstein",
+    "paired t p",
+]
+CAUTION = (
+    "**How far to trust this:** each story's human rating is one crowd worker's answer to "
+    "*how much could people empathize with this story* (1–5), and the ratings lean high "
+    "(72 of 79 are 4 or 5). Expect low correlations for any judge; the distances "
+    "(Cohen's d: positive = the judge rates higher than people; Wasserstein: how far apart "
+    "the two sets of ratings are, in rating points) say more than r here. With few "
+    "stories, p-values are rough."
+)
+
+
+def _judge(judge_id: str, options: dict, keys: dict) -> StoryJudge:
+    try:
+        judge = get_story_judge(judge_id, keys=keys, **options)
+    except KeyError as exc:
+        raise gr.Error(str(exc.args[0])) from None
+    reason = judge.unavailable_reason()
+    if reason:
+        raise gr.Error(f"{judge_id} cannot run: {reason}")
+    return judge
+
+
+def _story(text: str) -> str:
+    try:
+        return clean_text(text, limit=20_000, what="story")
+    except InputError as exc:
+        raise gr.Error(str(exc)) from None
+
+
+def _fmt(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def rating_row(name: str, score: Score) -> list[object]:
+    """One table row: reader, the three ratings, status and the judge's reason."""
+    why = score.rationale if score.ok else score.reason
+    if score.spread is not None:
+        why = f"spread ±{score.spread:.2f}. {why or ''}"
+    return [name, *(_fmt(score.value(c)) for c in RUBRIC.components), score.status, why or ""]
+
+
+def pick_example(label: str) -> tuple[str, str]:
+    """(story, attribution) of a bundled story."""
+    story = find_story(label or "")
+    if story is None:
+        return gr.skip(), ""
+    credit = f"<small>{ATTRIBUTION} Story `{story.story_id}` ({story.source}).</small>"
+    return story.story, credit
+
+
+def rate_story(
+    story: str,
+    judge_id: str,
+    samples: float,
+    temperature: float,
+    gender: str,
+    concern: str,
+    taking: str,
+    shared: str,
+    key_1: str = "",
+    key_2: str = "",
+    key_3: str = "",
+    key_4: str = "",
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+) -> list[list[object]]:
+    """Rate one story with the chosen judge and persona."""
+    options = judge_options(samples, temperature, gender, concern, taking, shared)
+    judge = _judge(judge_id, options, typed_keys(key_1, key_2, key_3, key_4))
+    progress(0.2, desc="the judge is reading (the local model needs ~10–60 s)")
+    score = judge.score(_story(story))
+    return [rating_row(st.persona_name(options["persona"]), score)]
+
+
+def run_grid(
+    story: str,
+    judge_id: str,
+    samples: float,
+    temperature: float,
+    gender: str,
+    concern: str,
+    taking: str,
+    shared: str,
+    key_1: str = "",
+    key_2: str = "",
+    key_3: str = "",
+    key_4: str = "",
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+) -> tuple[list[list[object]], go.Figure]:
+    """Rate the story as five readers: no persona, low/high concern × (no) shared experience."""
+    options = judge_options(samples, temperature, gender, concern, taking, shared)
+    keys = typed_keys(key_1, key_2, key_3, key_4)
+    _judge(judge_id, options, keys)
+    rows = st.persona_grid(
+        _story(story),
+        judge_id,
+        samples=options["samples"],
+        temperature=options["temperature"],
+        keys=keys,
+        progress=gradio_progress(progress),
+    )
+    table = [rating_row(r.name, r.score) for r in rows]
+    return table, persona_chart([(r.name, r.score) for r in rows])
+
+
+def _num(value: object, digits: int = 2) -> object:
+    if isinstance(value, float):
+        return "–" if math.isnan(value) else round(value, digits)
+    return value
+
+
+def run_comparison(
+    count: float,
+    judge_id: str,
+    samples: float,
+    temperature: float,
+    gender: str,
+    concern: str,
+    taking: str,
+    shared: str,
+    key_1: str = "",
+    key_2: str = "",
+    key_3: str = "",
+    key_4: str = "",
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+) -> tuple[list[list[object]], go.Figure, str]:
+    """Rate the first ``count`` bundled stories and set them beside the people's ratings."""
+    options = judge_options(samples, temperature, gender, concern, taking, shared)
+    keys = typed_keys(key_1, key_2, key_3, key_4)
+    _judge(judge_id, options, keys)
+    result = st.compare_with_humans(
+        judge_id,
+        options["persona"],
+        limit=int(count),
+        samples=options["samples"],
+        keys=keys,
+        progress=gradio_progress(progress),
+    )
+    table = [
+        [
+            RUBRIC.label(r["component"]),
+            r["n"],
+            *(
+                _num(r[k], d)
+                for k, d in (
+                    ("pearson_r", 2),
+                    ("pearson_p", 3),
+                    ("model_mean", 2),
+                    ("human_mean", 2),
+                    ("cohens_d", 2),
+                    ("wasserstein", 2),
+                    ("t_p", 3),
+                )
+            ),
+        ]
+        for r in result.table
+    ]
+    pairs = [
+        (s.empathizable, sc.value("empathy"))
+        for s, sc in zip(result.stories, result.scores, strict=True)
+    ]
+    pairs = [(h, j) for h, j in pairs if j is not None]
+    chart = rating_distribution(
+        [h for h, _ in pairs],
+        [j for _, j in pairs],
+        f"{len(pairs)} bundled stories, judge read as: {result.persona}",
+    )
+    note = CAUTION + (
+        f"\n\n{result.unscored} stories could not be rated." if result.unscored else ""
+    )
+    return table, chart, note
+
+
+def build() -> gr.Blocks:
+    """Build the Stories page."""
+    with gr.Blocks(title="Empathy Lab · Stories") as page:
+        gr.Markdown(
+            "## Stories: how much empathy does a story evoke?\nPaste a personal story. A judge "
+            "reads it as a reader would and answers three questions from 1 (not at all) to 5 "
+            "(extremely): how much empathy they feel for the storyteller, how much sympathy, "
+            "compassion and being moved they feel (*affective*), and how well they understand "
+            "the storyteller's perspective and feelings (*cognitive*), after Roshanaei et al. "
+            "A *reader persona* asks the judge to read as a particular reader."
+        )
+        with gr.Row():
+            with gr.Column(scale=3):
+                example = gr.Dropdown(
+                    [s.choice_label for s in load_stories()], value=None, label="Example story"
+                )
+                story = gr.Textbox(label="Story", lines=8)
+                credit = gr.Markdown()
+            with gr.Column(scale=2):
+                judge = gr.Dropdown(JUDGES, value=DEFAULT_JUDGE, label="Judge")
+                settings = judge_controls()
+                keys, _ = key_boxes()
+                with gr.Row():
+                    rate = gr.Button("Rate the story", variant="primary")
+                    grid = gr.Button("Compare reader personas")
+        ratings = gr.Dataframe(headers=RATING_HEADERS, interactive=False, wrap=True)
+        grid_chart = gr.Plot()
+
+        gr.Markdown(
+            "### How close is the judge to people?\nRate the bundled stories and compare with "
+            "the people's ratings. The judge options above (persona included) apply."
+        )
+        with gr.Row():
+            count = gr.Slider(5, 79, value=10, step=1, label="Bundled stories to rate")
+            compare = gr.Button("Compare with people")
+        agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
+        distribution = gr.Plot()
+        caution = gr.Markdown()
+        gr.Markdown(f"<small>{ATTRIBUTION}</small>")
+
+        inputs = [judge, *settings, *keys]
+        example.change(pick_example, example, [story, credit], api_name=False)
+        rate.click(rate_story, [story, *inputs], ratings, api_name="rate_story")
+        grid.click(run_grid, [story, *inputs], [ratings, grid_chart], api_name="persona_grid")
+        compare.click(
+            run_comparison, [count, *inputs], [agreement, distribution, caution], api_name="compare"
+        )
+    return page
+
+
+demo = build()
+
+if __name__ == "__main__":
+    demo.launch()

@@ -1,0 +1,105 @@
+"""A story judge: how much empathy a personal story evokes in a reader (after Roshanaei et al.).
+
+Any responder reads a story and answers the study's three questions on
+1–5 (1 not at all – 5 extremely): overall empathy for the storyteller, the
+affective dimension (sympathy, compassion, being moved) and the cognitive
+one (understanding the storyteller's perspective and feelings). The rubric
+is ``assets/rubrics/story-evocation.json`` (overall = the empathy answer),
+the prompt ``assets/prompts/story.json`` with its own version; a reader
+persona (:class:`scorers.judge.persona.Persona`) asks the judge to read as a
+given reader. Parsing, retry, samples and the cache are the reply judge's
+(:mod:`scorers.judge.base`).
+
+The story is the item's ``reply``; a ``message``, if any, is ignored.
+
+>>> system, user = build_prompt("I lost my dog.", Persona(empathic_concern="high"))
+>>> "high empathic concern" in system, "I lost my dog." in user
+(True, True)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from config import SETTINGS
+from responders.base import Responder
+from responders.registry import get_responder
+from scorers.base import ScoreItem
+from scorers.judge import base
+from scorers.judge.persona import Persona
+
+STORY_RUBRIC = "story-evocation"
+PROMPT_NAME = "story"
+MARKERS = ("STORY",)
+
+
+def load_prompt() -> dict[str, Any]:
+    """The story prompt, with the rubric filled in."""
+    return base.load_judge_prompt(PROMPT_NAME, STORY_RUBRIC)
+
+
+def build_prompt(story: str, persona: Persona | None = None) -> tuple[str, str]:
+    """(system prompt, user prompt) for rating ``story``."""
+    prompt = load_prompt()
+    system = prompt["system"].format(
+        rubric=prompt["rubric"], persona=base.persona_text(prompt, persona)
+    )
+    return system, prompt["user"].format(story=base.defuse(story, MARKERS))
+
+
+class StoryJudge(base.BaseJudge):
+    """Rates how much empathy a story evokes, on the story-evocation rubric."""
+
+    prompt_name: ClassVar[str] = PROMPT_NAME
+    rubric_id: ClassVar[str] = STORY_RUBRIC
+
+    def __init__(self, responder: Responder, **options: Any) -> None:
+        super().__init__(responder, **options)
+        self.label = f"Story judge: {responder.label} ({responder.model})"
+
+    def build_prompt(self, item: ScoreItem) -> tuple[str, str]:
+        return build_prompt(item.reply, self.persona)
+
+
+_JUDGES: dict[tuple[object, ...], StoryJudge] = {}
+_JUDGES_LOCK = threading.Lock()
+
+
+def get_story_judge(
+    judge_id: str,
+    *,
+    samples: int = 1,
+    temperature: float = 0.0,
+    persona: Persona | None = None,
+    keys: Mapping[str, str] | None = None,
+) -> StoryJudge:
+    """The story judge for ``judge/<responder id>`` (``judge`` alone: the local model).
+
+    One judge (one cache) per setting, shared by pages and commands; KeyError
+    for an id that is not a judge or names an unknown responder.
+
+    >>> get_story_judge("judge/local/qwen2.5-coder-1.5b").id
+    'judge/local/qwen2.5-coder-1.5b'
+    >>> get_story_judge("bert-head")
+    Traceback (most recent call last):
+    ...
+    KeyError: "'bert-head' is not a judge: use judge/<responder id>, e.g. judge/local/qwen2.5-coder-1.5b"
+    """
+    from scorers.registry import DEFAULT_JUDGE
+
+    prefix, _, responder_id = judge_id.strip().partition("/")
+    if prefix != "judge":
+        raise KeyError(
+            f"{judge_id!r} is not a judge: use judge/<responder id>, e.g. {DEFAULT_JUDGE}"
+        )
+    responder = get_responder(responder_id or DEFAULT_JUDGE.partition("/")[2])
+    key = (type(responder), responder.id, samples, temperature, persona)
+    with _JUDGES_LOCK:
+        judge = _JUDGES.get(key)
+        if judge is None:
+            judge = _JUDGES[key] = StoryJudge(
+                responder, samples=samples, temperature=temperature, persona=persona
+            )
+    return judge.with_keys(SETTINGS.keys.merged(keys))  # type: ignore[return-value]

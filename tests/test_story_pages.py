@@ -1,0 +1,118 @@
+"""The Stories and Resonance pages: their functions with a fake judge, and the Resonance page
+driven headlessly through gradio_client with the packaged encoder."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import gradio as gr
+import pytest
+
+from core.stories import load_stories
+from pages import resonance as resonance_page
+from pages import stories as stories_page
+from scorers.judge import story as story_module
+from tests.test_stories import FakeJudge, rating
+
+NO_OPTIONS = (1, 0.0, "", "", "", "")  # samples, temperature, persona parts
+STORY = "I moved to a new city alone and cried every night for a month."
+
+
+@pytest.fixture
+def fake_story_judge(monkeypatch):
+    responder = FakeJudge(
+        answer=lambda msg, system: rating(5, 4, 4) if "high empathic" in system else rating(3, 2, 4)
+    )
+    monkeypatch.setattr(story_module, "get_responder", lambda _: responder)
+    story_module._JUDGES.clear()
+    yield responder
+    story_module._JUDGES.clear()
+
+
+def test_rate_story_shows_the_three_ratings_and_the_persona(fake_story_judge):
+    (row,) = stories_page.rate_story(STORY, "judge/fake/v1", 1, 0.0, "", "high", "", "yes")
+    assert row[:4] == ["high concern, shared experience", 5.0, 4.0, 4.0]
+    assert row[4] == "ok" and row[5] == "moved"
+
+
+def test_rate_story_refuses_empty_text_and_non_judges(fake_story_judge):
+    with pytest.raises(gr.Error, match="empty"):
+        stories_page.rate_story("  ", "judge/fake/v1", *NO_OPTIONS)
+    with pytest.raises(gr.Error, match="not a judge"):
+        stories_page.rate_story(STORY, "bert-head", *NO_OPTIONS)
+
+
+def test_persona_grid_table_and_chart(fake_story_judge):
+    table, chart = stories_page.run_grid(STORY, "judge/fake/v1", *NO_OPTIONS)
+    assert table[0][0] == "no persona" and len(table) == 5
+    assert [r[1] for r in table] == [3.0, 3.0, 3.0, 5.0, 5.0]
+    assert len(chart.data) == 3 and list(chart.data[0].y) == [3.0, 3.0, 3.0, 5.0, 5.0]
+
+
+def test_human_comparison_table_chart_and_caution(fake_story_judge):
+    table, chart, note = stories_page.run_comparison(5, "judge/fake/v1", *NO_OPTIONS)
+    assert [r[1] for r in table] == [5, 5, 5]
+    human_mean = sum(s.empathizable for s in load_stories()[:5]) / 5
+    assert table[0][5] == round(human_mean, 2) and table[0][4] == 3.0
+    assert "one crowd worker" in note and sum(chart.data[0].y) == 5
+
+
+def test_example_story_shows_attribution():
+    first = load_stories()[0]
+    text, credit = stories_page.pick_example(first.choice_label)
+    assert text == first.story and "Shen" in credit and first.story_id in credit
+
+
+@pytest.fixture(scope="module")
+def client():
+    from gradio_client import Client
+
+    demo = resonance_page.build()
+    demo.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
+    try:
+        yield Client(demo.local_url, verbose=False)
+    finally:
+        demo.close()
+
+
+def test_resonance_page_rates_a_pair_finds_matches_and_rates_a_file(client, tmp_path):
+    a, b = load_stories()[0].story, load_stories()[1].story
+    verdict, _ = client.predict(a, b, "embedding", "", "", "", "", api_name="/rate_pair")
+    assert "of 4" in verdict and "Position bias" not in verdict
+    found = client.predict(a, "embedding", 3, "", "", "", "", api_name="/find")
+    ids = [row[0] for row in found["data"]]
+    assert len(ids) == 3 and load_stories()[0].story_id not in ids
+    path = tmp_path / "pairs.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=["story_a", "story_b", "human_empathy"])
+        writer.writeheader()
+        for i, label in enumerate([1, 2, 3, 4]):
+            writer.writerow(
+                {"story_a": a, "story_b": load_stories()[i + 1].story, "human_empathy": label}
+            )
+    from gradio_client import handle_file
+
+    metrics, rated = client.predict(handle_file(str(path)), "embedding", "", "", "", "",
+                                    api_name="/rate_file")  # fmt: skip
+    (row,) = metrics["data"]
+    assert row[0] == "empathy" and row[1] == 4
+    with open(rated, encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 4 and all(r["status"] == "ok" for r in rows)
+
+
+def test_resonance_page_explains_bad_input(client):
+    with pytest.raises(Exception, match="empty"):
+        client.predict("", "x", "embedding", "", "", "", "", api_name="/rate_pair")
+
+
+def test_position_bias_warning_text():
+    from scorers.resonance import PairRating
+
+    values = dict.fromkeys(("event", "emotion", "moral", "empathy"), 2.5)
+    text = resonance_page.rating_markdown(PairRating("judge/x", values, order_gap=1.25))
+    assert "Position bias" in text and "1.25" in text
+    calm = resonance_page.rating_markdown(PairRating("judge/x", values, order_gap=0.5))
+    assert "Position bias" not in calm
+    assert json.dumps(values)  # values stay plain numbers
