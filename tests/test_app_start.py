@@ -23,6 +23,7 @@ from gradio_client import Client
 
 from config import ROOT
 from core.questions import load_questions
+from pages.widgets.scores import names
 from tests.conftest import _free_port
 from tests.fake_providers import FakeProvider, Stream
 
@@ -93,7 +94,7 @@ def test_a_request_right_after_start_is_scored(started):
     outputs = job.result(timeout=300)
     table = next(o for o in outputs if isinstance(o, dict) and "headers" in o)  # after the panels
     rows = [dict(zip(table["headers"], r, strict=True)) for r in table["data"]]
-    assert [(r["scorer"], r["status"]) for r in rows] == [("bert-head", "ok")], rows
+    assert [(r["Scored by"], r["Status"]) for r in rows] == [(names("bert-head"), "scored")], rows
     assert sent_after < 5, f"sent {sent_after:.1f} s after the server answered"
 
 
