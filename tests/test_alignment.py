@@ -190,7 +190,7 @@ def test_calibrated_judge_via_the_registry_and_prompt_version_check(tmp_path, mo
 
 
 def test_cached_only_reports_on_a_run_still_going(tmp_path) -> None:
-    items = [ScoreItem(f"reply level {1 + i % 3}") for i in range(5)]
+    items = [ScoreItem(f"reply {i} level {1 + i % 3}") for i in range(5)]
     scorer = Overrater()
     score_cached(scorer, items[:3], tmp_path)
     later = Overrater()
