@@ -128,7 +128,13 @@ def run_align(args: argparse.Namespace) -> int:
             )
         else:
             report = alignment.run_alignment(
-                data, scorer, n_boot=args.boot, seed=args.seed, cache=cache, progress=progress
+                data,
+                scorer,
+                n_boot=args.boot,
+                seed=args.seed,
+                cache=cache,
+                progress=progress,
+                cached_only=args.cached_only,
             )
     if report["n_scored"] == 0:
         return fail(f"nothing could be scored: {report['unscored']}", 1)
@@ -227,6 +233,11 @@ def add_parser(sub: Subparsers) -> None:
         action="store_true",
         help="bert-head on rubric-labels only: score each reply with heads trained without it "
         "(5 folds; the head's in-sample numbers say little)",
+    )
+    p.add_argument(
+        "--cached-only",
+        action="store_true",
+        help="score nothing: report on the rows already in the score cache (a long run still going)",
     )
     p.add_argument("--no-cache", action="store_true", help="score afresh and keep nothing")
     p.add_argument("--output", help="report.json: one object per compared name")

@@ -71,14 +71,17 @@ def run_alignment(
     seed: int = 0,
     cache: Path | None = SCORE_CACHE_DIR,
     progress: Progress = silent,
+    cached_only: bool = False,
 ) -> dict[str, Any]:
     """Score ``data`` with ``scorer`` and compare with the human ratings.
+
+    ``cached_only``: use only scores already in the cache (a run still going).
 
     Returns ``{"scorer", "data", "note", "n_rows", "n_scored", "unscored"
     (reason → count), "components" (name → compare() result), "rows",
     "values" (name → scorer values)}``.
     """
-    scores = score_cached(scorer, data.items, cache, progress)
+    scores = score_cached(scorer, data.items, cache, progress, cached_only=cached_only)
     values = score_values(scores, list(data.human))
     progress(len(scores), len(scores), "computing the statistics")
     report = report_from_values(

@@ -124,16 +124,23 @@ def score_cached(
     items: Sequence[ScoreItem],
     folder: Path | None,
     progress: Progress = silent,
+    *,
+    cached_only: bool = False,
 ) -> list[Score]:
     """Scores of ``items``, from ``folder``'s cache where present; new ``ok`` ones are added.
 
-    ``folder`` None scores everything afresh and keeps nothing.
+    ``folder`` None scores everything afresh and keeps nothing. With
+    ``cached_only`` nothing is scored: items not in the cache come back
+    unscored ("not in the score cache"), to report on a run still going.
     """
     setting = scorer_setting(scorer)
     keys = [item_key(setting, item) for item in items]
     cached = read_cache(folder, scorer) if folder else {}
     results: list[Score | None] = [cached.get(k) for k in keys]
     todo = [i for i, s in enumerate(results) if s is None]
+    if cached_only:
+        missing = Score.unscored(scorer.id, "not in the score cache", rubric_id=scorer.rubric_id)
+        return [s if s is not None else missing for s in results]
     log = None
     if folder and todo:
         folder.mkdir(parents=True, exist_ok=True)

@@ -187,3 +187,14 @@ def test_calibrated_judge_via_the_registry_and_prompt_version_check(tmp_path, mo
         get_scorer(f"judge/local/qwen2.5-coder-1.5b+calibrated:{stale.name}")
     with pytest.raises(KeyError, match="needs an argument"):
         get_scorer("bert-head+calibrated")
+
+
+def test_cached_only_reports_on_a_run_still_going(tmp_path) -> None:
+    items = [ScoreItem(f"reply {i} level {1 + i % 3}") for i in range(5)]
+    scorer = Overrater()
+    score_cached(scorer, items[:3], tmp_path)
+    later = Overrater()
+    scores = score_cached(later, items, tmp_path, cached_only=True)
+    assert later.calls == 0
+    assert [s.ok for s in scores] == [True, True, True, False, False]
+    assert scores[4].reason == "not in the score cache"
