@@ -32,7 +32,8 @@ human scale onto the scorer's first, see :func:`rescale`) and returns:
 - ``human_mean``, ``scorer_mean``, ``human_sd``, ``scorer_sd`` (``ddof=1``);
 - ``ci``: a 95 % percentile bootstrap interval (scipy ``bootstrap``, paired
   resampling of replies, ``n_boot`` resamples, seeded) for each statistic
-  above except ``n``; empty when ``n_boot`` is 0.
+  above except ``n``; resamples where a statistic is undefined (a constant
+  column) are left out of its interval; empty when ``n_boot`` is 0.
 
 A statistic that is undefined on the data (a constant column, fewer than
 three pairs) is NaN, never a made-up number.
@@ -199,7 +200,9 @@ def _intervals(
             confidence_level=0.95,
             rng=np.random.default_rng(seed),
         )
-    lows, highs = result.confidence_interval
+        # Percentiles of scipy's bootstrap distribution, leaving out the resamples where a
+        # statistic is undefined (a resample with a constant column has no correlation).
+        lows, highs = np.nanpercentile(result.bootstrap_distribution, [2.5, 97.5], axis=-1)
     return {
         k: [_finite(lo), _finite(hi)] for k, lo, hi in zip(_BOOTSTRAPPED, lows, highs, strict=True)
     }
