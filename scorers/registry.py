@@ -10,7 +10,7 @@ temperature, reader persona, the caller's keys) are passed per call.
 >>> get_scorer("nope")
 Traceback (most recent call last):
 ...
-KeyError: "unknown scorer 'nope'; known: bert-head, judge (wrappers: +normalize)"
+KeyError: "unknown scorer 'nope'; known: bert-head, bert-head-raw, judge (wrappers: +normalize)"
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from core.registry import Registry
 from responders.registry import get_responder, judge_responder_ids
 from scorers.base import Scorer
 from scorers.judge.absolute import LLMJudge
+from scorers.judge.injection import InjectionGuard
 from scorers.judge.persona import Persona
 
 DEFAULT_JUDGE = "judge/local/qwen2.5-coder-1.5b"
@@ -43,7 +44,13 @@ class JudgeOptions:
 def _head(_: str, **__: object) -> Scorer:
     from scorers.bert_head.head import load_head
 
-    return load_head()
+    return load_head("bert-head")
+
+
+def _raw_head(_: str, **__: object) -> Scorer:
+    from scorers.bert_head.head import load_head
+
+    return load_head("bert-head-raw")
 
 
 _JUDGES: dict[tuple[object, ...], LLMJudge] = {}
@@ -64,7 +71,8 @@ def _judge(responder_id: str, options: JudgeOptions) -> Scorer:
                 temperature=options.temperature,
                 persona=options.persona,
             )
-    return judge.with_keys(SETTINGS.keys.merged(options.keys))
+    # Text that addresses the rater is removed before any judge reads the reply.
+    return InjectionGuard(judge.with_keys(SETTINGS.keys.merged(options.keys)))
 
 
 def _normalize(inner: Scorer) -> Scorer:
@@ -75,6 +83,7 @@ def _normalize(inner: Scorer) -> Scorer:
 
 SCORERS: Registry[Scorer] = Registry("scorer")
 SCORERS.add("bert-head", _head)
+SCORERS.add("bert-head-raw", _raw_head)
 SCORERS.add("judge", _judge)
 SCORERS.add_wrapper("normalize", _normalize)
 
