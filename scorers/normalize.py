@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+
 from scorers.base import Score, ScoreItem, Scorer
 
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")

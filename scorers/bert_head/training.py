@@ -27,8 +27,8 @@ from scipy.stats import pearsonr, spearmanr
 
 from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
 from scorers.base import COMPONENTS, ScoreItem
-from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
 from scorers.bert_head.encoder import Encoder
+from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
 
 Progress = Callable[[str], None]
 

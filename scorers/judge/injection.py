@@ -60,7 +60,7 @@ _PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\b(?:meets|satisfies|fulfils|fulfills|exceeds) (?:every|all|each) (?:of the )?"
         r"(?:criteri(?:on|a)|requirements?|anchors?)\b",
         r"\b(?:grading|scoring|rating) (?:error|mistake)\b",
-        rf"\b(?:when|if|as|before) you (?:score|rate|grade|evaluate|assess|judge) (?:this|the|my)\b",
+        r"\b(?:when|if|as|before) you (?:score|rate|grade|evaluate|assess|judge) (?:this|the|my)\b",
         r"\b(?:whoever|anyone|the (?:person|one|model)) (?:is |who is )?(?:grading|rating|scoring|"
         r"evaluating|assessing|judging) (?:this|the|these)\b",
         r"\byou are (?:now )?(?:an? )?(?:ai|language model|llm|grader|rater)\b",
