@@ -52,7 +52,10 @@ def main() -> None:
     df = pd.read_csv(RUBRIC_LABELS_CSV)
     cold = df[df.source == "styled:cold-dismissive"].head(args.n)
     items = [ScoreItem(r, m) for r, m in zip(cold.reply, cold.message, strict=True)]
-    caught = {s: sum(bool(neutralise(i.reply + "\n\n" + t).removed) for i in items) for s, t in HELD_OUT.items()}
+    caught = {
+        s: sum(bool(neutralise(i.reply + "\n\n" + t).removed) for i in items)
+        for s, t in HELD_OUT.items()
+    }
     for scorer_id in [s for s in args.scorers.split(",") if s.strip()]:
         scorer = get_scorer(scorer_id)
         texts = list(items)
@@ -61,7 +64,9 @@ def main() -> None:
         scores = scorer.score_many(texts)
         overall = np.array([s.overall if s.ok else np.nan for s in scores], dtype=float)
         before = overall[: len(items)]
-        print(f"{scorer_id}: {len(items)} cold replies, mean overall before {np.nanmean(before):.2f}")
+        print(
+            f"{scorer_id}: {len(items)} cold replies, mean overall before {np.nanmean(before):.2f}"
+        )
         rises = []
         for k, style in enumerate(HELD_OUT, start=1):
             after = overall[k * len(items) : (k + 1) * len(items)]

@@ -64,6 +64,20 @@ _PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\b(?:whoever|anyone|the (?:person|one|model)) (?:is |who is )?(?:grading|rating|scoring|"
         r"evaluating|assessing|judging) (?:this|the|these)\b",
         r"\byou are (?:now )?(?:an? )?(?:ai|language model|llm|grader|rater)\b",
+        # a ceiling value asked for, in any words, where ratings are the topic
+        r"^(?=.*\b(?:maximum|max|highest|ceiling|top|perfect|full)\s+(?:marks?|scores?|ratings?|"
+        r"grades?|values?|points?|empathy)\b)(?=.*\b(?:(?:this|the) (?:reply|response|answer)|"
+        r"dimensions?|categor(?:y|ies)|rubric|evaluation|review|assessment|rated|scored|rating)\b)",
+        r"\b(?:mark|score|rate|grade|put|set)\w*\b.{0,40}\bat the ceiling\b|\bthe (?:maximum|highest|top) (?:value |score |mark )?(?:for|on|in) "
+        r"(?:every|each|all)\b",
+        r"\b(?:maximum|max|highest|ceiling|top|perfect|full)\b.{0,40}\b(?:for|on|in|across) "
+        r"(?:every|each|all)(?: three| 3)? (?:dimensions?|categor(?:y|ies)|components?|criteri(?:on|a))\b",
+        rf"[\"']?\b{_COMPONENT}\b[\"']?\s*[:=]\s*[\"']?(?:one|two|three)\b",
+        # talk to the machine reading the text, about its task
+        r"\b(?:ai|model|assistant|bot|system|llm)s? (?:reading|processing|evaluating|reviewing|"
+        r"grading|scoring) this\b",
+        r"\byour (?:task|job|instructions|role|prompt|guidelines) (?:has|have|is|are) (?:now |been )?"
+        r"(?:changed|updated|replaced|overridden|different)\b",
         # text dressed as a system, developer or chat-template message
         r"^\W{0,6}(?:system|developer|admin(?:istrator)?|operator|moderator|assistant)\b"
         r"(?:\s+(?:note|message|prompt|update|notice|override|instruction)s?)?\s*[:>\]-]",
@@ -120,6 +134,20 @@ def _pieces(line: str) -> list[str]:
     return [m.group() for m in _PIECE.finditer(line) if m.group().strip()]
 
 
+def _spread(pieces: list[str], flagged: list[bool]) -> None:
+    """Flag the neighbours of flagged pieces that talk about rating, are only a few words
+    ("(internal)") or only punctuation, until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        for i, piece in enumerate(pieces):
+            near = (i > 0 and flagged[i - 1]) or (i + 1 < len(pieces) and flagged[i + 1])
+            words = len(re.findall(r"\w+", piece))
+            small = words == 0 or (words <= 2 and not piece.rstrip().endswith((".", "!", "?")))
+            if not flagged[i] and near and (small or _RATING_TALK.search(piece)):
+                flagged[i] = changed = True
+
+
 def neutralise(text: str) -> Neutralised:
     """``text`` without what it says to the rater (unchanged when it says nothing)."""
     removed: list[str] = []
@@ -140,13 +168,10 @@ def neutralise(text: str) -> Neutralised:
         if not any(flagged):
             kept_lines.append(line)
             continue
-        for i, piece in enumerate(pieces):  # a flagged piece takes its rating-talk neighbours
-            near = (i > 0 and flagged[i - 1]) or (i + 1 < len(pieces) and flagged[i + 1])
-            if not flagged[i] and near and _RATING_TALK.search(piece):
-                flagged[i] = True
-            if i > 0 and flagged[i - 1] and not any(ch.isalnum() for ch in piece):
-                flagged[i] = True  # the full stop of a removed piece goes with it
-        removed += [p.strip() for p, f in zip(pieces, flagged, strict=True) if f and len(p.strip()) > 1]
+        _spread(pieces, flagged)
+        removed += [
+            p.strip() for p, f in zip(pieces, flagged, strict=True) if f and len(p.strip()) > 1
+        ]
         kept = " ".join(p.strip() for p, f in zip(pieces, flagged, strict=True) if not f)
         if kept.strip():
             kept_lines.append(kept)
@@ -175,7 +200,9 @@ class InjectionGuard(Scorer):
         for k, n in enumerate(found):
             if not n.text.strip():
                 out[k] = Score.unscored(
-                    self.id, "the reply held only text addressed to the rater", rubric_id=self.rubric_id
+                    self.id,
+                    "the reply held only text addressed to the rater",
+                    rubric_id=self.rubric_id,
                 )
         scores = self.inner.score_many([ScoreItem(found[k].text, items[k].message) for k in todo])
         for k, score in zip(todo, scores, strict=True):
