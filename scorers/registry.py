@@ -10,7 +10,7 @@ temperature, reader persona, the caller's keys) are passed per call.
 >>> get_scorer("nope")
 Traceback (most recent call last):
 ...
-KeyError: "unknown scorer 'nope'; known: bert-head, bert-head-raw, judge (wrappers: +normalize)"
+KeyError: "unknown scorer 'nope'; known: bert-head, bert-head-raw, judge, judge-weighted (wrappers: +normalize)"
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ from scorers.judge.absolute import LLMJudge
 from scorers.judge.injection import InjectionGuard
 from scorers.judge.persona import Persona
 
-DEFAULT_JUDGE = "judge/local/qwen2.5-coder-1.5b"
+#: The sampled judge (one integer per component, any responder).
+SAMPLED_JUDGE = "judge/local/qwen2.5-coder-1.5b"
+DEFAULT_JUDGE = SAMPLED_JUDGE
 DEFAULT_SCORERS = ("bert-head", DEFAULT_JUDGE)
 
 
@@ -60,7 +62,7 @@ _JUDGES_LOCK = threading.Lock()
 def _judge(responder_id: str, options: JudgeOptions) -> Scorer:
     # One judge (and so one judgement cache) per setting; keys are not part of the
     # cache key on purpose: a judgement does not depend on whose key paid for it.
-    responder = get_responder(responder_id or DEFAULT_JUDGE.partition("/")[2])
+    responder = get_responder(responder_id or SAMPLED_JUDGE.partition("/")[2])
     key = (responder.id, options.samples, options.temperature, options.persona)
     with _JUDGES_LOCK:
         judge = _JUDGES.get(key)
@@ -75,6 +77,27 @@ def _judge(responder_id: str, options: JudgeOptions) -> Scorer:
     return InjectionGuard(judge.with_keys(SETTINGS.keys.merged(options.keys)))
 
 
+_WEIGHTED: dict[tuple[object, ...], Scorer] = {}
+
+
+def _weighted(model_id: str, options: JudgeOptions) -> Scorer:
+    """The probability-weighted local judge (llama.cpp logits; local models only)."""
+    from scorers.judge.weighted import WeightedJudge
+
+    provider, _, model = (model_id or DEFAULT_JUDGE.partition("/")[2]).partition("/")
+    if provider != "local":
+        raise KeyError(
+            f"judge-weighted reads token probabilities, so it runs local models only, "
+            f"not {model_id!r}"
+        )
+    key = (model, options.persona)
+    with _JUDGES_LOCK:
+        judge = _WEIGHTED.get(key)
+        if judge is None:
+            judge = _WEIGHTED[key] = WeightedJudge(model, persona=options.persona)
+    return InjectionGuard(judge)
+
+
 def _normalize(inner: Scorer) -> Scorer:
     from scorers.normalize import NormalizedScorer
 
@@ -85,6 +108,7 @@ SCORERS: Registry[Scorer] = Registry("scorer")
 SCORERS.add("bert-head", _head)
 SCORERS.add("bert-head-raw", _raw_head)
 SCORERS.add("judge", _judge)
+SCORERS.add("judge-weighted", _weighted)
 SCORERS.add_wrapper("normalize", _normalize)
 
 

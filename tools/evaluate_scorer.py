@@ -13,7 +13,9 @@ numbers for the head instead.
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -32,6 +34,15 @@ def main() -> None:
     parser.add_argument("--scorer", required=True)
     parser.add_argument("--n", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--rationale-tokens",
+        type=int,
+        default=None,
+        help="weighted judge only: rationale length (0 = none; scores come first, so unchanged)",
+    )
+    parser.add_argument(
+        "--output", default=None, help="CSV of per-reply scores, written as it goes"
+    )
     args = parser.parse_args()
 
     df = pd.read_csv(RUBRIC_LABELS_CSV)
@@ -40,10 +51,20 @@ def main() -> None:
         lambda g: g.sample(max(1, round(args.n * len(g) / len(df))), random_state=args.seed)
     )
     scorer = get_scorer(args.scorer)
+    inner = getattr(scorer, "inner", scorer)
+    if args.rationale_tokens is not None and hasattr(inner, "rationale_tokens"):
+        inner.rationale_tokens = args.rationale_tokens
     scores = []
-    for i, (reply, message) in enumerate(zip(sample.reply, sample.message, strict=True), start=1):
+    rows = zip(sample.id, sample.reply, sample.message, strict=True)
+    for i, (row_id, reply, message) in enumerate(rows, start=1):
+        t0 = time.perf_counter()
         scores.append(scorer.score(reply, message))
-        print(f"scored {i}/{len(sample)}", file=sys.stderr, flush=True)
+        seconds = time.perf_counter() - t0
+        print(f"scored {i}/{len(sample)} in {seconds:.1f} s", file=sys.stderr, flush=True)
+        if args.output:
+            _append(
+                args.output, {"id": row_id, "seconds": round(seconds, 2), **scores[-1].to_dict()}
+            )
     ok = np.array([s.ok for s in scores])
     print(f"{args.scorer}: {ok.sum()}/{len(scores)} scored")
     print(
@@ -60,6 +81,15 @@ def main() -> None:
             f"{pred.std(ddof=1):5.2f}/{gold.std(ddof=1):4.2f} {(pred.mean() - gold.mean()) / pooled:6.2f} "
             f"{wasserstein_distance(pred, gold):6.3f}"
         )
+
+
+def _append(path: str, row: dict[str, object]) -> None:
+    new = not Path(path).exists()
+    with open(path, "a", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(row))
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
 
 
 if __name__ == "__main__":
