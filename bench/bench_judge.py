@@ -23,6 +23,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -46,7 +47,7 @@ def replies(runs: int) -> list[ScoreItem]:
     return out
 
 
-def timed(fn) -> float:  # noqa: ANN001 (any zero-argument callable)
+def timed(fn: Callable[[], object]) -> float:
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
@@ -77,7 +78,9 @@ def main() -> None:
     print(f"median seconds per judgement of a 150-word reply ({args.runs} runs)")
     for name, value in medians.items():
         print(f"  {name:18s} {value:7.2f}   ÷ sampled {value / medians['sampled']:5.2f}")
-    print(f"cold ÷ cached (weighted): {medians['weighted, cold'] / medians['weighted, cached']:.2f}x")
+    print(
+        f"cold ÷ cached (weighted): {medians['weighted, cold'] / medians['weighted, cached']:.2f}x"
+    )
 
 
 if __name__ == "__main__":
