@@ -156,7 +156,7 @@ def test_rule_rewrites_change_register():
 
 def test_registry_resolves_lists_and_names_unknowns():
     assert [p.id for p in resolve("leetspeak, casual")] == ["leetspeak", "casual"]
-    assert len(resolve("all")) == 11
+    assert len(resolve("all")) == 12
     with pytest.raises(KeyError, match="unknown perturbation 'nope'"):
         resolve("nope")
     assert all(isinstance(p, Perturbation) and p.__doc__ for p in PERTURBATIONS.values())
