@@ -23,11 +23,19 @@ from perturbations.rewrite import find_rewriter
 from core.questions import load_questions
 from responders.registry import default_responder_ids
 from scorers.base import ScoreItem
-from scorers.registry import DEFAULT_JUDGE, get_scorer
+from scorers.registry import DEFAULT_JUDGE, SAMPLED_JUDGE, get_scorer
 from core.textinput import InputError, clean_text
 
 EXAMPLES = json.loads((BUNDLED_DATA_DIR / "adversarial_examples.json").read_text(encoding="utf-8"))
-SCORER_CHOICES = ["bert-head", "bert-head+normalize", DEFAULT_JUDGE, f"{DEFAULT_JUDGE}+normalize"]
+SCORER_CHOICES = [
+    "bert-head",
+    "bert-head-raw",
+    "bert-head+normalize",
+    "bert-head-raw+normalize",
+    DEFAULT_JUDGE,
+    SAMPLED_JUDGE,
+    f"{SAMPLED_JUDGE}+normalize",
+]
 RULES_ONLY = "rules only"
 REWRITER_CHOICES = [
     RULES_ONLY,
@@ -241,7 +249,8 @@ def build() -> gr.Blocks:
             "## Adversarial lab\nPerturb a reply in ways that keep its meaning (and two "
             "controls that should not) and see how each scorer's Cognitive, Emotional, "
             "Behavioral and overall scores move. A good scorer holds still on the first "
-            "nine, falls for *strip-empathy*, and does not rise for *judge-injection*."
+            "nine, falls for *strip-empathy* (and on Cognitive for *wrong-message*), and does "
+            "not rise for *judge-injection*."
         )
         with gr.Row():
             with gr.Column(scale=3):
@@ -278,7 +287,7 @@ def build() -> gr.Blocks:
         with gr.Row():
             count = gr.Slider(5, 100, value=100, step=5, label="Replies")
             report_scorers = gr.CheckboxGroup(
-                SCORER_CHOICES, value=["bert-head", "bert-head+normalize"], label="Scorers"
+                SCORER_CHOICES, value=["bert-head", "bert-head-raw"], label="Scorers"
             )
             report_seed = gr.Number(0, precision=0, label="Seed")
             report_run = gr.Button("Run the report")

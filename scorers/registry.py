@@ -1,4 +1,4 @@
-"""The scorer registry: ``bert-head``, ``judge/<responder id>`` and wrappers (``+normalize``).
+"""The scorer registry: ``bert-head`` (+ ``-raw``), ``judge[-weighted]/<responder id>``, ``+normalize``.
 
 One dict of factories (see :mod:`core.registry`); judge options (samples,
 temperature, reader persona, the caller's keys) are passed per call.
@@ -7,6 +7,8 @@ temperature, reader persona, the caller's keys) are passed per call.
 'judge/openai/gpt-4o-mini'
 >>> get_scorer("judge").id
 'judge/local/qwen2.5-coder-1.5b'
+>>> get_scorer(DEFAULT_JUDGE).id
+'judge-weighted/local/qwen2.5-coder-1.5b'
 >>> get_scorer("nope")
 Traceback (most recent call last):
 ...
@@ -29,7 +31,8 @@ from scorers.judge.persona import Persona
 
 #: The sampled judge (one integer per component, any responder).
 SAMPLED_JUDGE = "judge/local/qwen2.5-coder-1.5b"
-DEFAULT_JUDGE = SAMPLED_JUDGE
+#: The default judge: the local model, probability-weighted (see scorers/judge/weighted.py).
+DEFAULT_JUDGE = "judge-weighted/local/qwen2.5-coder-1.5b"
 DEFAULT_SCORERS = ("bert-head", DEFAULT_JUDGE)
 
 
@@ -125,9 +128,9 @@ def get_scorer(
 
 
 def offered_scorer_ids() -> list[str]:
-    """The scorers the pages offer: the head, the local judge, then every cloud judge."""
+    """The scorers the pages offer: the head, the local judges, every cloud judge, the raw head."""
     judges = [f"judge/{rid}" for rid in judge_responder_ids()]
-    return ["bert-head", *dict.fromkeys([DEFAULT_JUDGE, *judges])]
+    return ["bert-head", *dict.fromkeys([DEFAULT_JUDGE, SAMPLED_JUDGE, *judges]), "bert-head-raw"]
 
 
 def scorer_labels() -> Callable[[str], str]:
