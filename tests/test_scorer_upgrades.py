@@ -117,7 +117,7 @@ def test_weighted_judge_reads_probabilities_and_reuses_the_rubric():
 
     judge = WeightedJudge(rationale_tokens=2)
     first = judge.score("I'm so sorry. That is a lot to carry. When is your first exam?", MESSAGE)
-    assert first.ok and first.prompt_version == "judge-weighted-v1"
+    assert first.ok and first.prompt_version == "judge-weighted-v2"
     assert all(1.0 <= v <= 3.0 for v in first.components().values())
     assert first.overall != round(first.overall)  # expected values, not whole points
     llm, lock = load_llama(judge.model, "judge")

@@ -46,6 +46,9 @@ def main() -> None:
     args = parser.parse_args()
 
     df = pd.read_csv(RUBRIC_LABELS_CSV)
+    from scorers.judge.weighted import anchor_ids
+
+    df = df[~df.id.isin(anchor_ids())]  # the weighted judge's prompt shows these
     df["group"] = df.source.str.split(":").str[0]
     sample = df.groupby("group", group_keys=False).apply(
         lambda g: g.sample(max(1, round(args.n * len(g) / len(df))), random_state=args.seed)

@@ -14,7 +14,8 @@ so the rubric's KV state stays cached between judgements and is not evicted
 by the local responder; only the message and the reply are computed anew.
 The prompt is data (``assets/prompts/judge_weighted.json``, rubric from
 ``assets/rubrics/counselling.md``), and the text is quoted between the same
-defused markers as the sampled judge's.
+defused markers as the sampled judge's. Four scored replies from the rubric
+labels (low to high) anchor the scale; their ids are left out of evaluations.
 
 >>> expected_score([0.0, 0.0, 5.0])
 2.986...
@@ -59,12 +60,27 @@ def expected_score(logits: list[float] | np.ndarray) -> float:
     return float(p @ np.array([1.0, 2.0, 3.0]))
 
 
+def anchors_text() -> str:
+    """The scored examples from the rubric labels that the prompt shows (their ids are kept
+    out of evaluations)."""
+    prompt = load_prompt()
+    shown = [prompt["anchor"].format(**a) for a in prompt.get("anchors", [])]
+    return "\n\n".join([prompt["anchor_intro"], *shown]) if shown else ""
+
+
+def anchor_ids() -> set[str]:
+    """Ids (in the rubric labels) of the examples the prompt shows."""
+    return {str(a["id"]) for a in load_prompt().get("anchors", [])}
+
+
 def messages_for(item: ScoreItem, persona: Persona | None = None) -> list[dict[str, str]]:
     """The chat messages (system, user) for judging ``item``."""
     prompt = load_prompt()
     description = persona.describe() if persona else ""
     persona_text = prompt["persona"].format(description=description) if description else ""
-    system = prompt["system"].format(rubric=prompt["rubric"], persona=persona_text)
+    system = prompt["system"].format(
+        rubric=prompt["rubric"], anchors=anchors_text(), persona=persona_text
+    )
     message = _defuse(item.message) if item.message else prompt["no_message"]
     user = prompt["user"].format(message=message, reply=_defuse(item.reply))
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
@@ -168,7 +184,7 @@ class WeightedJudge(Scorer):
             pieces.append(piece)
             llm.eval([token])
         text = b"".join(pieces).decode("utf-8", errors="ignore").strip()
-        return text if len(pieces) < self.rationale_tokens else text + " …"
+        return text + " …" if pieces and len(pieces) == self.rationale_tokens else text
 
 
 def _chat_prompt(llm: Any, messages: list[dict[str, str]]) -> str:
