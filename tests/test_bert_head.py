@@ -44,7 +44,7 @@ def test_training_on_a_small_slice_learns_and_round_trips(tmp_path):
     assert all(0 <= row["mse"] <= 4 for row in cv.values())
 
     card = ht.build_card(encoder, recipe, config, labels, cv, None, None)
-    save_head(nets, card, tmp_path)
+    save_head(nets, card, tmp_path / "bert_head.safetensors", tmp_path / "bert_head.json")
     head = read_head(tmp_path / "bert_head.safetensors", tmp_path / "bert_head.json", encoder)
     scores = head.score_many([ScoreItem(r) for r in labels.reply[:5]])
     assert np.allclose([s.cognitive for s in scores], ht.predict(nets, x[:5])[:, 0], atol=1e-4)
