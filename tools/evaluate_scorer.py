@@ -25,7 +25,7 @@ import pandas as pd
 from scipy.stats import pearsonr, spearmanr, wasserstein_distance
 
 from config import RUBRIC_LABELS_CSV
-from scorers.base import COMPONENTS
+from scorers.base import COMPONENTS, Score
 from scorers.registry import get_scorer
 
 
@@ -41,7 +41,14 @@ def main() -> None:
         help="weighted judge only: rationale length (0 = none; scores come first, so unchanged)",
     )
     parser.add_argument(
-        "--output", default=None, help="CSV of per-reply scores, written as it goes"
+        "--output",
+        default=None,
+        help="CSV of per-reply scores, written as it goes; rows already there are reused (resume)",
+    )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="score nothing: report on the rows of --output so far",
     )
     args = parser.parse_args()
 
@@ -53,6 +60,9 @@ def main() -> None:
     sample = df.groupby("group", group_keys=False).apply(
         lambda g: g.sample(max(1, round(args.n * len(g) / len(df))), random_state=args.seed)
     )
+    done = _done(args.output)
+    if args.report_only:
+        sample = sample[sample.id.isin(done)]
     scorer = get_scorer(args.scorer)
     inner = getattr(scorer, "inner", scorer)
     if args.rationale_tokens is not None and hasattr(inner, "rationale_tokens"):
@@ -60,6 +70,9 @@ def main() -> None:
     scores = []
     rows = zip(sample.id, sample.reply, sample.message, strict=True)
     for i, (row_id, reply, message) in enumerate(rows, start=1):
+        if row_id in done:
+            scores.append(done[row_id])
+            continue
         t0 = time.perf_counter()
         scores.append(scorer.score(reply, message))
         seconds = time.perf_counter() - t0
@@ -84,6 +97,18 @@ def main() -> None:
             f"{pred.std(ddof=1):5.2f}/{gold.std(ddof=1):4.2f} {(pred.mean() - gold.mean()) / pooled:6.2f} "
             f"{wasserstein_distance(pred, gold):6.3f}"
         )
+
+
+def _done(path: str | None) -> dict[str, Score]:
+    """Scores already written to ``path`` by an earlier run, by label id."""
+    if not path or not Path(path).exists():
+        return {}
+    rows = pd.read_csv(path, dtype=str, keep_default_na=False).to_dict("records")
+    return {
+        r["id"]: Score.from_dict({k: v or None for k, v in r.items() if k not in ("id", "seconds")})
+        for r in rows
+        if r.get("status") == "ok"
+    }
 
 
 def _append(path: str, row: dict[str, object]) -> None:
