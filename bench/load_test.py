@@ -74,13 +74,27 @@ def _follow(job: object, ranks: list[int]) -> None:
         time.sleep(0.2)
 
 
-def compare_session(url: str, index: int, max_tokens: int, ranks: list[int]) -> str:
-    """One visitor on the Compare page; returns 'ok', or what went wrong."""
+def connect(url: str, attempts: int = 3) -> object:
+    """A gradio_client session (the page's config fetched), retried on a slow server."""
     from gradio_client import Client
 
+    for attempt in range(attempts):
+        try:
+            return Client(url, verbose=False, httpx_kwargs={"timeout": 120})
+        except Exception:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(2)
+    raise AssertionError("unreachable")
+
+
+def compare_session(
+    client: object, start: threading.Barrier, index: int, max_tokens: int, ranks: list[int]
+) -> str:
+    """One visitor on the Compare page; returns 'ok', or what went wrong."""
     question = load_questions()[index]
-    client = Client(url, verbose=False)
-    job = client.submit(
+    start.wait()
+    job = client.submit(  # type: ignore[attr-defined]
         question.question, [LOCAL, HUMAN], ["bert-head"], "", max_tokens, 0.0,
         "", "", "", "", api_name="/compare",
     )  # fmt: skip
@@ -98,15 +112,13 @@ def compare_session(url: str, index: int, max_tokens: int, ranks: list[int]) -> 
     return "ok" if local.strip() else "error: empty local reply"
 
 
-def lab_session(url: str, index: int, ranks: list[int]) -> str:
+def lab_session(client: object, start: threading.Barrier, index: int, ranks: list[int]) -> str:
     """One visitor on the Adversarial lab with its own reply."""
-    from gradio_client import Client
-
     from pages.adversarial import RULES_ONLY
 
     reply = f"Session {index}: I'm so sorry you are going through this. Try one small step."
-    client = Client(url, verbose=False)
-    job = client.submit(
+    start.wait()
+    job = client.submit(  # type: ignore[attr-defined]
         reply, "", ["leetspeak", "strip-empathy"], ["bert-head"], 0, RULES_ONLY, api_name="/lab"
     )
     _follow(job, ranks)
@@ -120,7 +132,9 @@ def lab_session(url: str, index: int, ranks: list[int]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=20)
-    parser.add_argument("--max-tokens", type=int, default=16)
+    parser.add_argument(
+        "--max-tokens", type=int, default=16, help="at least 16 (the page's minimum)"
+    )
     args = parser.parse_args()
     import tempfile
 
@@ -137,13 +151,19 @@ def main() -> None:
 
     threading.Thread(target=watch, daemon=True).start()
     ranks: dict[str, list[int]] = {"compare": [], "lab": []}
+    with ThreadPoolExecutor(max_workers=4) as pool:  # every visitor opens the page first
+        clients = list(pool.map(lambda _: connect(url), range(2 * args.sessions)))
+    start = threading.Barrier(2 * args.sessions)  # then all of them press the button at once
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=2 * args.sessions) as pool:
         compare = [
-            pool.submit(compare_session, url, i, args.max_tokens, ranks["compare"])
+            pool.submit(compare_session, clients[i], start, i, args.max_tokens, ranks["compare"])
             for i in range(args.sessions)
         ]
-        lab = [pool.submit(lab_session, url, i, ranks["lab"]) for i in range(args.sessions)]
+        lab = [
+            pool.submit(lab_session, clients[args.sessions + i], start, i, ranks["lab"])
+            for i in range(args.sessions)
+        ]
         results = {"compare": [f.result() for f in compare], "lab": [f.result() for f in lab]}
     wall = time.monotonic() - started
     stop.set()

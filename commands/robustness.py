@@ -32,12 +32,18 @@ def run_perturb(args: argparse.Namespace) -> int:
     except (ValueError, KeyError) as exc:
         return fail(str(exc.args[0]), 2)
     fields = [*(list(rows[0]) if rows else ["reply"]), "perturbation", "seed", "text", "method"]
+    fields.append("paired_message")  # the other person's message (wrong-message control only)
     with open(args.output, "w", encoding="utf-8", newline="") as out:
         writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
         for index, row in enumerate(rows):
             for p in perturbations:
-                variant = p(row.get("reply") or "", seed=args.seed + index, rewriter=rewriter)
+                variant = p(
+                    row.get("reply") or "",
+                    seed=args.seed + index,
+                    rewriter=rewriter,
+                    message=row.get("message") or None,
+                )
                 writer.writerow(
                     {
                         **row,
@@ -45,6 +51,7 @@ def run_perturb(args: argparse.Namespace) -> int:
                         "seed": variant.seed,
                         "text": variant.text,
                         "method": variant.method,
+                        "paired_message": variant.message or "",
                     }
                 )
             out.flush()

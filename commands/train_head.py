@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -38,24 +39,33 @@ def run_train(args: argparse.Namespace) -> int:
     encoder = load_encoder(args.encoder)
     say(f"{len(labels)} labelled replies; encoder {encoder.name} ({encoder.dim} dims)")
     y = labels[["cognitive", "emotional", "behavioral"]].to_numpy(dtype=np.float32)
-    recipes = [FeatureRecipe(use_message=False), FeatureRecipe(use_message=True)]
+    shape = {"pooling": args.pooling, "normalize": args.normalize}
+    recipes = [FeatureRecipe(False, **shape), FeatureRecipe(True, **shape)]
     if args.recipe != "select":
-        recipes = [FeatureRecipe(use_message=args.recipe == "pair")]
+        recipes = [FeatureRecipe(use_message=args.recipe == "pair", **shape)]
+    augment = tuple(a for a in args.augment.split(",") if a) if args.augment else ()
+    quick = ht.TrainConfig(heads=1, epochs=max(1, round(0.6 * args.epochs)), seed=args.seed)
+    cv_config = quick if args.cv_quick else config
     search: dict[str, object] = {}
     best = None
     for recipe in recipes:
         name = "pair" if recipe.use_message else "reply"
         say(f"encoding ({name} input) …")
         x = ht.featurize(encoder, recipe, labels)
+        extra = None
+        if augment:
+            say(f"encoding variants of every reply: {', '.join(augment)} …")
+            extra = ht.augment(encoder, recipe, labels, augment)
         say(f"{args.folds}-fold cross-validation ({name} input) …")
-        cv = ht.cross_validate(x, y, config, folds=args.folds, progress=say)
+        cv = ht.cross_validate(x, y, cv_config, folds=args.folds, progress=say, extra=extra)
         search[name] = cv
         print_metrics(f"cross-validated, {name} input", cv)
         if best is None or cv["overall"]["mse"] < best[2]["overall"]["mse"]:
-            best = (recipe, x, cv)
-    recipe, x, cv = best
+            best = (recipe, x, cv, extra)
+    recipe, x, cv, extra = best
     say("training the final head on every row …")
-    nets = ht.train_ensemble(x, y, config)
+    xt, yt = (x, y) if extra is None else (np.vstack([x, extra.x]), np.vstack([y, extra.y]))
+    nets = ht.train_ensemble(xt, yt, config)
     weights_path, card_path = HEAD_WEIGHTS, HEAD_CARD
     if args.output_dir:
         out_dir = Path(args.output_dir)
@@ -63,6 +73,10 @@ def run_train(args: argparse.Namespace) -> int:
         weights_path, card_path = out_dir / "bert_head.safetensors", out_dir / "bert_head.json"
     card = ht.build_card(
         encoder, recipe, config, labels, cv, None, args.encoder, search if len(search) > 1 else None
+    )
+    card.update(augmentations=list(augment), cv_config=asdict(cv_config), scorer=args.scorer_id)
+    card["label"] = "Empathy head (MiniLM + trained head" + (
+        ", reads normalised text)" if recipe.normalize else ", raw text)"
     )
     weights = save_head(nets, card, weights_path, card_path)
     if args.checks:
@@ -113,6 +127,30 @@ def add_parser(sub: Subparsers) -> None:
         help="reply alone (default: what cross-validation preferred), message + reply, "
         "or select: cross-validate both and keep the better",
     )
+    train.add_argument(
+        "--pooling",
+        choices=["spans", "sentences"],
+        default="spans",
+        help="sentence vectors from one contextual pass (spans, default) or re-encoded (sentences)",
+    )
+    train.add_argument(
+        "--no-normalize",
+        dest="normalize",
+        action="store_false",
+        help="read raw text (the teaching head, bert-head-raw)",
+    )
+    train.add_argument(
+        "--augment",
+        default="shortened,spelling-errors",
+        help="meaning-keeping perturbations whose variants of each reply join training "
+        "('' for none)",
+    )
+    train.add_argument(
+        "--cv-quick",
+        action="store_true",
+        help="cross-validate one head per fold, 60%% of the epochs (about 5x cheaper)",
+    )
+    train.add_argument("--scorer-id", default="bert-head", help="the id the card gives the head")
     train.add_argument("--epochs", type=int, default=100)
     train.add_argument("--lr", type=float, default=5e-4)
     train.add_argument("--hidden", type=int, default=512)

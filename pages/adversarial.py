@@ -26,14 +26,22 @@ from reports.charts import robustness_heatmap
 from reports.lab import change_chart, lab_table
 from responders.registry import default_responder_ids, get_responder
 from scorers.base import Score, ScoreItem
-from scorers.registry import DEFAULT_JUDGE, get_scorer
+from scorers.registry import DEFAULT_JUDGE, SAMPLED_JUDGE, get_scorer
 from studies import robustness as rb
 
 EXAMPLES = json.loads((BUNDLED_DATA_DIR / "adversarial_examples.json").read_text(encoding="utf-8"))
 PRECOMPUTED = json.loads(
     (BUNDLED_DATA_DIR / "adversarial_precomputed.json").read_text(encoding="utf-8")
 )
-SCORER_CHOICES = ["bert-head", "bert-head+normalize", DEFAULT_JUDGE, f"{DEFAULT_JUDGE}+normalize"]
+SCORER_CHOICES = [
+    "bert-head",
+    "bert-head-raw",
+    "bert-head+normalize",
+    "bert-head-raw+normalize",
+    DEFAULT_JUDGE,
+    SAMPLED_JUDGE,
+    f"{SAMPLED_JUDGE}+normalize",
+]
 RULES_ONLY = "fixed rules (instant)"
 REWRITER_CHOICES = [
     (RULES_ONLY, RULES_ONLY),
@@ -247,7 +255,7 @@ def _report_section() -> None:
         count = gr.Slider(5, 100, value=20, step=5, label="Replies")
         scorers = gr.CheckboxGroup(
             [(names(s), s) for s in SCORER_CHOICES],
-            value=["bert-head", "bert-head+normalize"],
+            value=["bert-head", "bert-head-raw"],
             label="Scorers",
         )
         seed = gr.Number(0, precision=0, label="Seed")
@@ -278,7 +286,8 @@ def build() -> gr.Blocks:
             "## Adversarial lab\nPerturb a reply in ways that keep its meaning (and two "
             "controls that should not) and see how each scorer's Cognitive, Emotional, "
             "Behavioral and overall scores move. A good scorer holds still on the first "
-            "nine, falls for *strip-empathy*, and does not rise for *judge-injection*."
+            "nine, falls for *strip-empathy* (and on Cognitive for *wrong-message*), and does "
+            "not rise for *judge-injection*."
         )
         _lab_section()
         _report_section()

@@ -35,6 +35,8 @@ class Variant:
     seed: int
     intensity: float | None
     method: str  # "rule", "llm:<responder id>", or "rule (…why the LLM was not used…)"
+    #: The message to pair the variant with, when the perturbation replaces it (else None).
+    message: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """A flat, JSON-ready view."""
@@ -65,8 +67,13 @@ class Perturbation(ABC):
         seed: int = 0,
         intensity: float | None = None,
         rewriter: Responder | None = None,
+        message: str | None = None,
     ) -> Variant:
-        """Perturb ``text`` reproducibly; ``rewriter`` is used by LLM rewrites only."""
+        """Perturb ``text`` reproducibly; ``rewriter`` is used by LLM rewrites only.
+
+        ``message`` is the one the reply answers; only perturbations that swap it
+        (the wrong-message control) read it.
+        """
         if intensity is None:
             intensity = self.default_intensity
         elif self.default_intensity is None:

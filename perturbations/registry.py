@@ -3,7 +3,7 @@
 >>> list(PERTURBATIONS)[:3]
 ['punctuation-repeat', 'greek-homoglyphs', 'spelling-errors']
 >>> len(PERTURBATIONS)
-11
+12
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from perturbations.rewrite import Casual, Elevated, Shortened
 from perturbations.sentence_reorder import SentenceReorder
 from perturbations.spelling_errors import SpellingErrors
 from perturbations.strip_empathy import StripEmpathy
+from perturbations.wrong_message import WrongMessage
 
 _MEMBERS: tuple[Perturbation, ...] = (
     PunctuationRepeat(),
@@ -32,6 +33,7 @@ _MEMBERS: tuple[Perturbation, ...] = (
     SentenceReorder(),
     StripEmpathy(),
     JudgeInjection(),
+    WrongMessage(),
 )
 REGISTRY: Registry[Perturbation] = Registry("perturbation")
 for _member in _MEMBERS:

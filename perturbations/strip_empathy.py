@@ -1,10 +1,13 @@
-"""Control: the empathy stripped out, the advice kept. Scores should fall.
+"""Control: the empathy stripped out, the facts and advice kept. Scores should fall.
 
-Sentences that carry understanding or warmth (reflections, validation,
-sympathy, presence) are removed; sentences that give advice, steps or
-resources stay. A sentence that does both is kept only if it is mainly
-advice. If nothing is left, the variant is empty and scorers mark it
-unscored rather than inventing text.
+Every sentence that acknowledges the person's situation, reflects their
+feelings back, validates them or expresses care goes, even when it also
+carries advice ("I'm so sorry; try to rest" goes whole: a control must not
+leave warmth behind). What stays: facts, suggestions, steps, resources and
+questions about logistics ("When is your next appointment?"). Questions
+about feelings ("How are you coping?") are reflection and go. If nothing is
+left, the variant is empty and scorers mark it unscored rather than
+inventing text.
 
 >>> StripEmpathy()("I'm so sorry you're going through this. It makes sense you feel lost. "
 ...                "Try writing down three small tasks for tomorrow.", seed=0).text
@@ -19,31 +22,80 @@ import re
 from perturbations.base import Perturbation
 from perturbations.text_units import sentences
 
-_WARM = re.compile(
-    r"\b(sorry|sounds|must (be|feel|have)|understand|understandable|makes sense|"
-    r"hear (you|that)|i hear|valid|okay to feel|ok to feel|not alone|here for you|"
-    r"care about|so hard|really hard|incredibly|painful|heartbreaking|brave|courage|"
-    r"thank you for sharing|i can (see|imagine|feel)|feel(ing|s)? (so|like|that)|"
-    r"you('re| are) (not|doing)|proud of you|overwhelming|exhausting|frustrating)\b",
+_FEELING = (
+    r"(?:sad|angry|hurt|hurting|lonely|alone|scared|afraid|anxious|worried|lost|stuck|"
+    r"overwhelmed|exhausted|tired|confused|ashamed|guilty|frustrated|hopeless|helpless|"
+    r"heartbroken|devastated|upset|stressed|depressed|down|empty|numb|torn|trapped|"
+    r"heartbroken|betrayed|rejected|unheard|invisible|worthless|drained|frightened|terrified|low)"
+)
+_HARD = (
+    r"(?:hard|difficult|painful|tough|scary|frightening|overwhelming|exhausting|"
+    r"frustrating|confusing|lonely|heartbreaking|devastating|upsetting|draining|"
+    r"distressing|a lot|heavy|unfair)"
+)
+_CARE = re.compile(
+    "|".join(
+        (
+            r"\b(?:i'?m|i am|i'?ve been|we'?re)\s+(?:\w+\s+)?(?:sorry|glad|proud|here|with you|"
+            r"thinking of you|touched|moved|grateful|honou?red|happy)\b",
+            r"\bsorry (?:for|about|to hear|that|you)\b",
+            r"\b(?:sounds|seems|must|can|could|would) (?:\w+ )?(?:be|feel|have been|have felt) "
+            rf"(?:\w+ )?{_HARD}\b",
+            rf"\b(?:so|really|incredibly|very|truly|understandably|especially) {_HARD}\b",
+            r"\b(?:sounds|seems|looks) (?:like|as if|as though)\b",
+            r"\b(?:it|that|this) (?:sounds|seems)\b",
+            rf"\byou(?:'re| are|'ve been| have been|'d| were)?\s+(?:\w+ )?(?:feel|feeling|felt|seem|"
+            rf"sound)\w*\s+(?:\w+\s+)?(?:so |really |very )?{_FEELING}\b",
+            rf"\b(?:feel|feeling|felt|feels) (?:so |really |very |quite |a bit |like )?{_FEELING}\b",
+            r"\b(?:your|these|those|such|the) (?:feelings|emotions|pain|grief|hurt|fear|sadness|"
+            r"anger|loss|struggle|distress|sorrow|loneliness)\b",
+            r"\b(?:makes?|made) (?:complete |total |perfect |a lot of )?sense\b",
+            r"\b(?:understandable|understandably|natural|normal|valid|okay|ok|alright|human)"
+            r" (?:to|that|for you|reaction|response|feeling)\b",
+            r"\b(?:it'?s|it is|that'?s|that is|you'?re|you are) (?:completely |totally |perfectly |"
+            r"so |very )?(?:understandable|valid|natural|normal|okay|ok|human)\b",
+            r"\bi (?:can |could )?(?:only )?(?:hear|see|imagine|sense|understand|tell|feel|get)\b",
+            r"\bi (?:really |truly )?(?:care|believe in you|want you to know)\b",
+            r"\b(?:not|never) alone\b|\bhere for you\b|\byou matter\b|\byou deserve\b",
+            r"\bthank(?:s| you) for (?:sharing|reaching|trusting|opening|telling|writing|being)\b",
+            r"\b(?:brave|courage|courageous|resilient|proud of you)\b|\byour (?:strength|resilience)\b|"
+            r"\byou(?:'re| are) (?:so |really |very )?strong\b",
+            r"\bno wonder\b|\bof course you\b|\banyone (?:would|in your)\b|\bwhat you'?re going through\b",
+            r"\bgoing through\b|\bbeen through\b|\bdealing with so much\b|\bcarrying\b",
+            r"\b(?:be gentle|be kind|go easy) (?:with|on) yourself\b|\btake care\b|\bhugs?\b|"
+            r"\bsending (?:you )?(?:love|hugs|strength|support)\b|\bheart goes out\b",
+            r"\b(?:loved|worthy|enough|valued|important)\b.*\byou\b|\byou(?:'re| are) (?:loved|"
+            r"worthy|enough|valued|important|not (?:crazy|weak|broken|a failure|overreacting))\b",
+            r"\bi share your\b|\byou(?:'ve| have) (?:got )?(?:real |strong |deep |mixed )?feelings\b|"
+            r"\b(?:i )?hope (?:this|these|that|some|it|you)\b|\bplease remember\b|\byou (?:clearly )?care\b",
+            r"\bi(?:'m| am) so sorry\b|\bmy (?:condolences|sympathies)\b|\bheartbreak\w*\b",
+            r"\b(?:incredibly|so|really) (?:sorry|sad)\b",
+        )
+    ),
     re.IGNORECASE,
 )
-_ADVICE = re.compile(
-    r"\b(try|consider|could|might|should|recommend|suggest|therapist|counsel(l)?or|"
-    r"professional|doctor|hotline|call|reach out|schedule|write|journal|practice|"
-    r"exercise|breathing|steps?|plan|talk to|seek|contact|resources?)\b",
+#: A question about the person's inner life (reflection), not about logistics.
+_FEELING_QUESTION = re.compile(
+    rf"\b(?:feel|feeling|felt|cope|coping|holding up|doing|emotion\w*|heart|{_FEELING})\b",
     re.IGNORECASE,
 )
 
 
 def is_empathic(sentence: str) -> bool:
-    """True when the sentence mainly carries understanding or warmth."""
-    warm = len(_WARM.findall(sentence))
-    advice = len(_ADVICE.findall(sentence))
-    return warm > 0 and warm >= advice
+    """True when the sentence acknowledges, reflects, validates or expresses care.
+
+    >>> is_empathic("That sounds so hard."), is_empathic("Try a walk each morning.")
+    (True, False)
+    >>> is_empathic("How have you been coping since then?"), is_empathic("When is your next appointment?")
+    (True, False)
+    """
+    if _CARE.search(sentence):
+        return True
+    return sentence.rstrip().endswith("?") and bool(_FEELING_QUESTION.search(sentence))
 
 
 class StripEmpathy(Perturbation):
-    """Removes the warm and understanding sentences; keeps the advice."""
+    """Removes every warm or understanding sentence; keeps facts, advice and logistics."""
 
     id = "strip-empathy"
     label = "Control: empathy stripped"

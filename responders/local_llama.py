@@ -29,21 +29,57 @@ _LOAD_LOCK = threading.Lock()
 _RUN_LOCKS: dict[str, threading.Lock] = {}
 
 
-def load_llama(name: str) -> tuple[Any, threading.Lock]:
-    """The shared ``llama_cpp.Llama`` for local model ``name`` and its lock."""
+def load_llama(name: str, slot: str = "chat") -> tuple[Any, threading.Lock]:
+    """The shared ``llama_cpp.Llama`` for local model ``name`` and its lock.
+
+    ``slot`` gives a caller its own context (its own KV cache) on the same
+    weights, which the operating system maps once: the local judge uses
+    ``"judge"``, so the rubric it keeps cached is not evicted by replies the
+    local responder writes in between.
+    """
+    key = name if slot == "chat" else f"{name}#{slot}"
     with _LOAD_LOCK:
-        if name not in _LOADED:
+        if key not in _LOADED:
             from llama_cpp import Llama
 
             path = ensure_model_file(LOCAL_MODELS[name])
-            _LOADED[name] = Llama(
+            _LOADED[key] = Llama(
                 model_path=str(path),
                 n_ctx=SETTINGS.local_context,
                 n_threads=SETTINGS.local_threads,
                 verbose=False,
             )
-            _RUN_LOCKS[name] = threading.Lock()
-        return _LOADED[name], _RUN_LOCKS[name]
+            _RUN_LOCKS[key] = threading.Lock()
+        return _LOADED[key], _RUN_LOCKS[key]
+
+
+def eval_reusing_prefix(llm: Any, tokens: list[int]) -> int:
+    """Evaluate ``tokens`` in ``llm``, reusing the KV cache of the longest common prefix.
+
+    Whatever the context already holds beyond the shared prefix is dropped;
+    only the new tail is computed. Returns how many tokens were reused. The
+    caller holds the model's lock.
+    """
+    held = list(llm.input_ids[: llm.n_tokens])
+    shared = 0
+    for a, b in zip(held, tokens, strict=False):
+        if a != b:
+            break
+        shared += 1
+    shared = min(shared, len(tokens) - 1)  # evaluate at least one token, for fresh logits
+    if shared <= 0 or not llm._ctx.kv_cache_seq_rm(-1, shared, -1):
+        llm.reset()
+        shared = 0
+    llm.n_tokens = shared
+    llm.eval(tokens[shared:])
+    return shared
+
+
+def last_logits(llm: Any) -> Any:
+    """The next-token logits after the last evaluated token (a numpy view; copy to keep)."""
+    import numpy as np
+
+    return np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),))
 
 
 @atexit.register

@@ -1,4 +1,6 @@
-"""The scorer registry: ``bert-head``, ``judge/<responder id>``; wrappers ``+normalize``, ``+calibrated:NAME``.
+"""The scorer registry: ``bert-head`` (+ ``-raw``), ``judge[-weighted]/<responder id>``; wrappers.
+
+Wrappers: ``+normalize`` (cheap attacks undone) and ``+calibrated:NAME``.
 
 One dict of factories (see :mod:`core.registry`); judge options (samples,
 temperature, reader persona, the caller's keys) are passed per call.
@@ -7,10 +9,12 @@ temperature, reader persona, the caller's keys) are passed per call.
 'judge/openai/gpt-4o-mini'
 >>> get_scorer("judge").id
 'judge/local/qwen2.5-coder-1.5b'
+>>> get_scorer(DEFAULT_JUDGE).id
+'judge-weighted/local/qwen2.5-coder-1.5b'
 >>> get_scorer("nope")
 Traceback (most recent call last):
 ...
-KeyError: "unknown scorer 'nope'; known: bert-head, judge (wrappers: +normalize, +calibrated:…)"
+KeyError: "unknown scorer 'nope'; known: bert-head, bert-head-raw, judge, judge-weighted (wrappers: +normalize, +calibrated:…)"
 """
 
 from __future__ import annotations
@@ -24,9 +28,13 @@ from core.registry import Registry
 from responders.registry import get_responder, judge_responder_ids
 from scorers.base import Scorer
 from scorers.judge.absolute import LLMJudge
+from scorers.judge.injection import InjectionGuard
 from scorers.judge.persona import Persona
 
-DEFAULT_JUDGE = "judge/local/qwen2.5-coder-1.5b"
+#: The sampled judge (one integer per component, any responder).
+SAMPLED_JUDGE = "judge/local/qwen2.5-coder-1.5b"
+#: The default judge: the local model, probability-weighted (see scorers/judge/weighted.py).
+DEFAULT_JUDGE = "judge-weighted/local/qwen2.5-coder-1.5b"
 DEFAULT_SCORERS = ("bert-head", DEFAULT_JUDGE)
 
 
@@ -43,7 +51,13 @@ class JudgeOptions:
 def _head(_: str, **__: object) -> Scorer:
     from scorers.bert_head.head import load_head
 
-    return load_head()
+    return load_head("bert-head")
+
+
+def _raw_head(_: str, **__: object) -> Scorer:
+    from scorers.bert_head.head import load_head
+
+    return load_head("bert-head-raw")
 
 
 _JUDGES: dict[tuple[object, ...], LLMJudge] = {}
@@ -53,7 +67,7 @@ _JUDGES_LOCK = threading.Lock()
 def _judge(responder_id: str, options: JudgeOptions) -> Scorer:
     # One judge (and so one judgement cache) per setting; keys are not part of the
     # cache key on purpose: a judgement does not depend on whose key paid for it.
-    responder = get_responder(responder_id or DEFAULT_JUDGE.partition("/")[2])
+    responder = get_responder(responder_id or SAMPLED_JUDGE.partition("/")[2])
     key = (responder.id, options.samples, options.temperature, options.persona)
     with _JUDGES_LOCK:
         judge = _JUDGES.get(key)
@@ -64,7 +78,29 @@ def _judge(responder_id: str, options: JudgeOptions) -> Scorer:
                 temperature=options.temperature,
                 persona=options.persona,
             )
-    return judge.with_keys(SETTINGS.keys.merged(options.keys))
+    # Text that addresses the rater is removed before any judge reads the reply.
+    return InjectionGuard(judge.with_keys(SETTINGS.keys.merged(options.keys)))
+
+
+_WEIGHTED: dict[tuple[object, ...], Scorer] = {}
+
+
+def _weighted(model_id: str, options: JudgeOptions) -> Scorer:
+    """The probability-weighted local judge (llama.cpp logits; local models only)."""
+    from scorers.judge.weighted import WeightedJudge
+
+    provider, _, model = (model_id or DEFAULT_JUDGE.partition("/")[2]).partition("/")
+    if provider != "local":
+        raise KeyError(
+            f"judge-weighted reads token probabilities, so it runs local models only, "
+            f"not {model_id!r}"
+        )
+    key = (model, options.persona)
+    with _JUDGES_LOCK:
+        judge = _WEIGHTED.get(key)
+        if judge is None:
+            judge = _WEIGHTED[key] = WeightedJudge(model, persona=options.persona)
+    return InjectionGuard(judge)
 
 
 def _calibrated(inner: Scorer, name: str) -> Scorer:
@@ -84,11 +120,18 @@ SCORERS: Registry[Scorer] = Registry("scorer")
 
 
 def _judge_name(responder_id: str) -> str:
-    return "LLM judge: " + get_responder(responder_id or DEFAULT_JUDGE[6:]).display_name
+    return "LLM judge: " + get_responder(responder_id or SAMPLED_JUDGE[6:]).display_name
+
+
+def _weighted_name(model_id: str) -> str:
+    responder = get_responder(model_id or DEFAULT_JUDGE.partition("/")[2])
+    return f"LLM judge, probability-weighted: {responder.display_name}"
 
 
 SCORERS.add("bert-head", _head, name=lambda _: "Empathy head (MiniLM + trained head)")
+SCORERS.add("bert-head-raw", _raw_head, name=lambda _: "Empathy head, raw (no defences; teaching)")
 SCORERS.add("judge", _judge, name=_judge_name)
+SCORERS.add("judge-weighted", _weighted, name=_weighted_name)
 SCORERS.add_wrapper("normalize", _normalize, name="reading normalised text")
 SCORERS.add_wrapper("calibrated", _calibrated, takes_argument=True, name="calibrated")
 
@@ -106,9 +149,9 @@ def get_scorer(
 
 
 def offered_scorer_ids() -> list[str]:
-    """The scorers the pages offer: the head, the local judge, then every cloud judge."""
+    """The scorers the pages offer: the head, the local judges, every cloud judge, the raw head."""
     judges = [f"judge/{rid}" for rid in judge_responder_ids()]
-    return ["bert-head", *dict.fromkeys([DEFAULT_JUDGE, *judges])]
+    return ["bert-head", *dict.fromkeys([DEFAULT_JUDGE, SAMPLED_JUDGE, *judges]), "bert-head-raw"]
 
 
 def scorer_label(scorer_id: str) -> str:

@@ -65,7 +65,10 @@ def perturb_items(
     variants = []
     for index, item in enumerate(items):
         variants.append(
-            [p(item.reply, seed=seed + index, rewriter=rewriter) for p in perturbations]
+            [
+                p(item.reply, seed=seed + index, rewriter=rewriter, message=item.message)
+                for p in perturbations
+            ]
         )
         progress(index + 1, len(items), f"perturbed {index + 1}/{len(items)} replies")
     return variants
@@ -82,7 +85,9 @@ def score_changes(
     for number, scorer in enumerate(scorers):
         texts = [*items]
         for item, row in zip(items, variants, strict=True):
-            texts += [ScoreItem(v.text, item.message) for v in row]
+            texts += [
+                ScoreItem(v.text, item.message if v.message is None else v.message) for v in row
+            ]
         progress(number, len(scorers), f"{scorer.label}: scoring {len(texts)} texts")
         scores = scorer.score_many(texts)
         originals, rest = scores[: len(items)], scores[len(items) :]

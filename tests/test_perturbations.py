@@ -39,7 +39,9 @@ def test_same_seed_same_variant_other_seed_may_differ(pid):
     p = get_perturbation(pid)
     a, b = p(REPLY, seed=7), p(REPLY, seed=7)
     assert a == b and a.perturbation_id == pid and a.source == REPLY and a.seed == 7
-    if pid not in ("strip-empathy", "elevated", "casual"):  # these rules take no randomness
+    if pid == "wrong-message":  # the text stays; the other person's message is drawn
+        assert any(p(REPLY, seed=s).message != a.message for s in range(8))
+    elif pid not in ("strip-empathy", "elevated", "casual"):  # these rules take no randomness
         assert any(p(REPLY, seed=s).text != a.text for s in range(8))
 
 
@@ -126,7 +128,8 @@ def test_letter_swaps_leave_other_scripts_and_emoji_untouched(pid):
 
 @pytest.mark.parametrize("pid", list(PERTURBATIONS))
 def test_every_perturbation_changes_a_real_reply(pid):
-    assert get_perturbation(pid)(REPLY, seed=3).text != REPLY
+    variant = get_perturbation(pid)(REPLY, seed=3)
+    assert variant.text != REPLY or (pid == "wrong-message" and variant.message)
 
 
 def test_punctuation_repeat_stretches_letters_and_marks():
@@ -230,7 +233,7 @@ def test_rule_rewrites_change_register():
 
 def test_registry_resolves_lists_and_names_unknowns():
     assert [p.id for p in resolve("leetspeak, casual")] == ["leetspeak", "casual"]
-    assert len(resolve("all")) == 11
+    assert len(resolve("all")) == 12
     with pytest.raises(KeyError, match="unknown perturbation 'nope'"):
         resolve("nope")
     assert all(isinstance(p, Perturbation) and p.__doc__ for p in PERTURBATIONS.values())

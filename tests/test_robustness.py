@@ -65,7 +65,7 @@ def test_lab_gives_every_perturbation_and_scorer():
     originals, rows = rb.perturb_one(
         ITEMS[0].reply, ITEMS[0].message, resolve("all"), [CountingScorer()], seed=2
     )
-    assert set(originals) == {"ascii-share"} and len(rows) == 11
+    assert set(originals) == {"ascii-share"} and len(rows) == 12
     assert all(set(r.changes) == {"ascii-share"} for r in rows)
     assert {r.variant.seed for r in rows} == {2}
 
@@ -103,7 +103,7 @@ def test_cli_perturb_and_robustness(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert len(rows) == 22 and {"perturbation", "text", "method", "seed", "reply"} <= set(rows[0])
+    assert len(rows) == 24 and {"perturbation", "text", "method", "seed", "reply"} <= set(rows[0])
 
     report = tmp_path / "report.csv"
     result = run_cli(
@@ -119,6 +119,6 @@ def test_cli_perturb_and_robustness(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     rows = list(csv.DictReader(report.open(encoding="utf-8")))
-    assert len(rows) == 11 * 2 * 4
+    assert len(rows) == 12 * 2 * 4
     assert {r["scorer"] for r in rows} == {"bert-head", "bert-head+normalize"}
     assert "judge-injection" in result.stdout

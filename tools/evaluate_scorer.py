@@ -15,7 +15,9 @@ numbers for the head instead.
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -25,7 +27,7 @@ import pandas as pd
 
 from config import RUBRIC_LABELS_CSV
 from scorers.agreement import compare
-from scorers.base import COMPONENTS
+from scorers.base import COMPONENTS, Score
 from scorers.registry import get_scorer
 
 
@@ -34,18 +36,53 @@ def main() -> None:
     parser.add_argument("--scorer", required=True)
     parser.add_argument("--n", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--rationale-tokens",
+        type=int,
+        default=None,
+        help="weighted judge only: rationale length (0 = none; scores come first, so unchanged)",
+    )
+    parser.add_argument(
+        "--output",
+        default=None,
+        help="CSV of per-reply scores, written as it goes; rows already there are reused (resume)",
+    )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="score nothing: report on the rows of --output so far",
+    )
     args = parser.parse_args()
 
     df = pd.read_csv(RUBRIC_LABELS_CSV)
+    from scorers.judge.weighted import anchor_ids
+
+    df = df[~df.id.isin(anchor_ids())]  # the weighted judge's prompt shows these
     df["group"] = df.source.str.split(":").str[0]
     sample = df.groupby("group", group_keys=False).apply(
         lambda g: g.sample(max(1, round(args.n * len(g) / len(df))), random_state=args.seed)
     )
+    done = _done(args.output)
+    if args.report_only:
+        sample = sample[sample.id.isin(done)]
     scorer = get_scorer(args.scorer)
+    inner = getattr(scorer, "inner", scorer)
+    if args.rationale_tokens is not None and hasattr(inner, "rationale_tokens"):
+        inner.rationale_tokens = args.rationale_tokens
     scores = []
-    for i, (reply, message) in enumerate(zip(sample.reply, sample.message, strict=True), start=1):
+    rows = zip(sample.id, sample.reply, sample.message, strict=True)
+    for i, (row_id, reply, message) in enumerate(rows, start=1):
+        if row_id in done:
+            scores.append(done[row_id])
+            continue
+        t0 = time.perf_counter()
         scores.append(scorer.score(reply, message))
-        print(f"scored {i}/{len(sample)}", file=sys.stderr, flush=True)
+        seconds = time.perf_counter() - t0
+        print(f"scored {i}/{len(sample)} in {seconds:.1f} s", file=sys.stderr, flush=True)
+        if args.output:
+            _append(
+                args.output, {"id": row_id, "seconds": round(seconds, 2), **scores[-1].to_dict()}
+            )
     ok = np.array([s.ok for s in scores])
     print(f"{args.scorer}: {ok.sum()}/{len(scores)} scored")
     print(
@@ -62,6 +99,27 @@ def main() -> None:
             f"{r['scorer_sd']:5.2f}/{r['human_sd']:4.2f} {r['cohens_d']:6.2f} "
             f"{r['wasserstein']:6.3f}"
         )
+
+
+def _done(path: str | None) -> dict[str, Score]:
+    """Scores already written to ``path`` by an earlier run, by label id."""
+    if not path or not Path(path).exists():
+        return {}
+    rows = pd.read_csv(path, dtype=str, keep_default_na=False).to_dict("records")
+    return {
+        r["id"]: Score.from_dict({k: v or None for k, v in r.items() if k not in ("id", "seconds")})
+        for r in rows
+        if r.get("status") == "ok"
+    }
+
+
+def _append(path: str, row: dict[str, object]) -> None:
+    new = not Path(path).exists()
+    with open(path, "a", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(row))
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
 
 
 if __name__ == "__main__":

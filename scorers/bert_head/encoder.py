@@ -22,6 +22,7 @@ import os
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -76,12 +77,23 @@ class Encoder:
         self._lock = threading.Lock()
         self._disk = _DiskCache(disk_cache) if disk_cache else None
 
-    def _key(self, text: str) -> str:
-        return hashlib.sha256(f"{self.name}\x00{self.window}\x00{text}".encode()).hexdigest()
+    def _key(self, text: str, tag: str = "") -> str:
+        blob = (
+            f"{self.name}\x00{self.window}\x00{tag}\x00{text}"
+            if tag
+            else (f"{self.name}\x00{self.window}\x00{text}")
+        )
+        return hashlib.sha256(blob.encode()).hexdigest()
 
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
         """One vector per text (float32, shape ``(len(texts), dim)``)."""
-        keys = [self._key(t) for t in texts]
+        return self.cached(texts, "", lambda todo: self._encode_uncached(todo, batch_size))
+
+    def cached(
+        self, texts: list[str], tag: str, compute: Callable[[list[str]], list[np.ndarray]]
+    ) -> np.ndarray:
+        """``compute`` for each text, through the memory and disk caches (``tag`` names the view)."""
+        keys = [self._key(t, tag) for t in texts]
         found: dict[str, np.ndarray] = {}
         with self._lock:
             for key in keys:
@@ -94,7 +106,7 @@ class Encoder:
         if missing:
             wanted = set(missing)
             todo = {k: t for k, t in zip(keys, texts, strict=True) if k in wanted}
-            fresh = self._encode_uncached(list(todo.values()), batch_size)
+            fresh = compute(list(todo.values()))
             computed = dict(zip(todo, fresh, strict=True))
             if self._disk is not None:
                 self._disk.put(computed)

@@ -35,6 +35,15 @@ from scorers.bert_head.encoder import Encoder, load_encoder
 
 HEAD_WEIGHTS = MODELS_DIR / "bert_head.safetensors"
 HEAD_CARD = CARDS_DIR / "bert-head.json"
+#: The shipped heads by scorer id: (weights, card). ``bert-head`` reads normalised
+#: text and was trained with meaning-keeping augmentations; ``bert-head-raw`` is
+#: the first head, kept so the Adversarial lab can show what fragility looks like.
+HEADS: dict[str, tuple[Path, Path]] = {
+    # Until a head trained on augmented replies ships, the default reads normalised text
+    # with the first head's weights (its card says so).
+    "bert-head": (MODELS_DIR / "bert_head_raw.safetensors", HEAD_CARD),
+    "bert-head-raw": (MODELS_DIR / "bert_head_raw.safetensors", CARDS_DIR / "bert-head-raw.json"),
+}
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -54,12 +63,40 @@ def split_sentences(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class FeatureRecipe:
-    """Which vectors make up a head's input."""
+    """Which vectors make up a head's input, and how the text is read.
+
+    ``pooling``: "sentences" (the first head: each sentence encoded again on
+    its own) or "spans" (sentence vectors pooled from one contextual pass,
+    see :mod:`scorers.bert_head.spans`). ``normalize``: undo cheap text
+    attacks (:func:`scorers.normalize.normalize_text`) before reading.
+    """
 
     use_message: bool = False
+    pooling: str = "sentences"
+    normalize: bool = False
 
     def build(self, encoder: Encoder, items: list[ScoreItem]) -> np.ndarray:
         """The feature matrix for ``items`` (one row each)."""
+        if self.normalize:
+            from scorers.normalize import normalize_text
+
+            items = [
+                ScoreItem(normalize_text(i.reply), normalize_text(i.message or "") or None)
+                for i in items
+            ]
+        if self.pooling == "spans":
+            from scorers.bert_head.spans import span_features
+
+            parts = [span_features(encoder, [i.reply for i in items])]
+        else:
+            parts = self._sentence_parts(encoder, items)
+        if self.use_message:
+            # A missing message is encoded as empty text: the head saw none in training.
+            parts.append(encoder.encode([i.message or "" for i in items]))
+        return np.hstack(parts).astype(np.float32)
+
+    @staticmethod
+    def _sentence_parts(encoder: Encoder, items: list[ScoreItem]) -> list[np.ndarray]:
         replies = encoder.encode([i.reply for i in items])
         sentences = [split_sentences(i.reply) for i in items]
         flat = encoder.encode([s for group in sentences for s in group])
@@ -69,11 +106,7 @@ class FeatureRecipe:
             start += len(group)
             means.append(block.mean(0))
             maxes.append(block.max(0))
-        parts = [replies, np.stack(means), np.stack(maxes)]
-        if self.use_message:
-            # A missing message is encoded as empty text: the head saw none in training.
-            parts.append(encoder.encode([i.message or "" for i in items]))
-        return np.hstack(parts).astype(np.float32)
+        return [replies, np.stack(means), np.stack(maxes)]
 
 
 class HeadNet:
@@ -114,6 +147,8 @@ class BertHead(Scorer):
                 f"not {encoder.name!r} ({encoder.dim} dims): train a head for that encoder "
                 "with python cli.py train-head --encoder PATH"
             )
+        self.id = str(card.get("scorer", self.id))
+        self.label = str(card.get("label", self.label))
         self.nets = nets
         self.recipe = recipe
         self.card = card
@@ -174,15 +209,18 @@ def read_head(
 _LOAD_LOCK = threading.Lock()
 
 
-def load_head() -> BertHead:
-    """The shipped head (``assets/models/bert_head.safetensors`` with its card) on its encoder.
+def load_head(scorer_id: str = "bert-head") -> BertHead:
+    """A shipped head (see :data:`HEADS`) on its encoder.
 
     Loaded once, under a lock, whichever thread asks first.
     """
+    if scorer_id not in HEADS:
+        raise KeyError(f"no shipped head {scorer_id!r}; known: {', '.join(HEADS)}")
     with _LOAD_LOCK:
-        return _load_head()
+        return _load_head(scorer_id)
 
 
-@lru_cache(maxsize=1)
-def _load_head() -> BertHead:
-    return read_head()
+@lru_cache(maxsize=4)
+def _load_head(scorer_id: str) -> BertHead:
+    weights, card = HEADS[scorer_id]
+    return read_head(weights, card)

@@ -174,15 +174,81 @@ def cross_validated_predictions(
     return pred
 
 
+@dataclass(frozen=True)
+class Augmented:
+    """Extra training rows made from labelled replies: features, labels, source row."""
+
+    x: np.ndarray
+    y: np.ndarray
+    source: np.ndarray
+
+    def of(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The extra rows whose source is among ``rows``."""
+        keep = np.isin(self.source, rows)
+        return self.x[keep], self.y[keep]
+
+
+#: Meaning-keeping rewrites used to augment training replies (never the two controls).
+#: Punctuation runs, homoglyphs, leetspeak and invisible characters are undone by the
+#: built-in normalisation instead, so they add nothing here.
+AUGMENTATIONS = ("shortened", "spelling-errors")
+
+
+def augment(
+    encoder: Encoder,
+    recipe: FeatureRecipe,
+    df: pd.DataFrame,
+    ids: tuple[str, ...] = AUGMENTATIONS,
+    seed: int = 10_000,
+) -> Augmented:
+    """One rule-made variant of every labelled reply per perturbation, with its label."""
+    from perturbations.registry import get_perturbation
+
+    y = df[list(COMPONENTS)].to_numpy(dtype=np.float32)
+    xs, ys, sources = [], [], []
+    for pid in ids:
+        perturbation = get_perturbation(pid)
+        if not perturbation.keeps_meaning:
+            raise ValueError(f"{pid} is a control, not a meaning-keeping perturbation")
+        items = [
+            ScoreItem(perturbation(str(r), seed=seed + i).text or str(r))
+            for i, r in enumerate(df.reply)
+        ]
+        xs.append(recipe.build(encoder, items))
+        ys.append(y)
+        sources.append(np.arange(len(df)))
+    return Augmented(np.vstack(xs), np.vstack(ys), np.concatenate(sources))
+
+
 def cross_validate(
     x: np.ndarray,
     y: np.ndarray,
     config: TrainConfig,
     folds: int = 5,
     progress: Progress | None = None,
+    extra: Augmented | None = None,
 ) -> dict[str, dict[str, float]]:
     """K-fold cross-validated metrics of the whole training recipe."""
     return metrics(cross_validated_predictions(x, y, config, folds, progress), y)
+    """K-fold cross-validated metrics of the whole training recipe.
+
+    With ``extra``, each fold also trains on the variants of its own training
+    rows (never of its test rows); only original replies are tested.
+    """
+    from sklearn.model_selection import KFold
+
+    pred = np.zeros_like(y)
+    for k, (train, test) in enumerate(
+        KFold(folds, shuffle=True, random_state=config.seed).split(x), start=1
+    ):
+        xt, yt = x[train], y[train]
+        if extra is not None:
+            xa, ya = extra.of(train)
+            xt, yt = np.vstack([xt, xa]), np.vstack([yt, ya])
+        pred[test] = predict(train_ensemble(xt, yt, config), x[test])
+        if progress:
+            progress(f"fold {k}/{folds} done")
+    return metrics(pred, y)
 
 
 def _spearman(a: np.ndarray, b: np.ndarray) -> float:

@@ -1,0 +1,66 @@
+"""Do the controls control? strip-empathy and wrong-message on the labelled warm replies.
+
+    python tools/control_study.py --scorers bert-head,bert-head-raw [--min-overall 2.34]
+
+Takes the rubric-labelled replies whose label overall is at least
+``--min-overall`` (warm, understanding replies), and prints: how much of
+their text strip-empathy keeps (characters and sentences) and how many it
+empties; then per scorer the mean change (after − before) of each component
+under strip-empathy (target for overall: a drop of at least 0.8) and of
+Cognitive under wrong-message (the same reply paired with another person's
+message).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+import pandas as pd
+
+from config import RUBRIC_LABELS_CSV
+from perturbations.registry import resolve
+from perturbations.text_units import sentences
+from scorers.base import COMPONENTS, ScoreItem
+from scorers.registry import get_scorer
+from studies import robustness as rb
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--scorers", default="bert-head")
+    parser.add_argument("--min-overall", type=float, default=2.34)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    df = pd.read_csv(RUBRIC_LABELS_CSV)
+    warm = df[df[list(COMPONENTS)].mean(axis=1) >= args.min_overall]
+    items = [ScoreItem(r, m) for r, m in zip(warm.reply, warm.message, strict=True)]
+    controls = resolve("strip-empathy,wrong-message")
+    variants = rb.perturb_items(items, controls, seed=args.seed)
+    stripped = [row[0].text for row in variants]
+    chars = np.mean([len(s) / len(i.reply) for s, i in zip(stripped, items, strict=True)])
+    sents = np.mean(
+        [len(sentences(s)) / len(sentences(i.reply)) for s, i in zip(stripped, items, strict=True)]
+    )
+    empty = sum(not s.strip() for s in stripped)
+    print(f"{len(items)} labelled replies with overall >= {args.min_overall}")
+    print(f"strip-empathy keeps {chars:.0%} of the characters and {sents:.0%} of the sentences;")
+    print(f"  {empty} replies left empty (unscored)")
+    scorers = [get_scorer(s) for s in args.scorers.split(",") if s.strip()]
+    rows = rb.summarise(rb.score_changes(items, variants, scorers))
+    print(f"{'control':15s} {'scorer':42s} {'component':11s} {'mean Δ':>7s} {'n':>4s}")
+    for row in rows:
+        show = row["perturbation"] == "strip-empathy" or row["component"] == "cognitive"
+        if show:
+            print(
+                f"{row['perturbation']:15s} {row['scorer']:42s} {row['component']:11s} "
+                f"{row['mean_change']:+7.3f} {row['n']:4d}"
+            )
+
+
+if __name__ == "__main__":
+    main()
