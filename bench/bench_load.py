@@ -1,6 +1,6 @@
 """A bounded load test on 127.0.0.1: many visitors at once on the Compare page and the lab.
 
-    python bench/load_test.py [--sessions 20] [--max-tokens 16]
+    python bench/bench_load.py [--sessions 20] [--max-tokens 16]
 
 Starts the app as ``python app.py`` does (in its own process, its own port),
 then opens ``--sessions`` gradio_client sessions on the Compare page (local
