@@ -19,7 +19,7 @@ from pages.widgets.progress import gradio_progress
 from reports.story_charts import persona_chart, rating_distribution
 from scorers.base import Score
 from scorers.judge.story import StoryJudge, get_story_judge
-from scorers.registry import DEFAULT_JUDGE, offered_scorer_ids
+from scorers.registry import SAMPLED_JUDGE, offered_scorer_ids
 from scorers.rubric import load_rubric
 from studies import stories as st
 
@@ -230,7 +230,7 @@ def build() -> gr.Blocks:
                 story = gr.Textbox(label="Story", lines=8)
                 credit = gr.Markdown()
             with gr.Column(scale=2):
-                judge = gr.Dropdown(JUDGES, value=DEFAULT_JUDGE, label="Judge")
+                judge = gr.Dropdown(JUDGES, value=SAMPLED_JUDGE, label="Judge")
                 settings = judge_controls()
                 keys, _ = key_boxes()
                 with gr.Row():

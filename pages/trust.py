@@ -20,7 +20,7 @@ from pages.widgets.progress import gradio_progress
 from reports import alignment as charts
 from responders.registry import default_responder_ids
 from scorers.calibration import CalibrationError, save_calibration
-from scorers.registry import DEFAULT_JUDGE, get_scorer, offered_scorer_ids
+from scorers.registry import SAMPLED_JUDGE, get_scorer, offered_scorer_ids
 from studies import alignment, panel
 from studies.labelled import BUNDLED, from_rows, load_bundled, subset
 
@@ -268,7 +268,11 @@ def build() -> gr.Blocks:
                 "A judge compares two replies to the same question twice, with their places swapped. A verdict counts only when both orders agree; otherwise it is 'inconsistent'. Flip rate, first-position and longer-reply win shares show position and length bias."
             )
             with gr.Row():
-                pjudge = gr.Dropdown(scorers[1:], value=DEFAULT_JUDGE, label="Judge")
+                pjudge = gr.Dropdown(
+                    [s for s in scorers if s.startswith("judge/")],
+                    value=SAMPLED_JUDGE,
+                    label="Judge",
+                )
                 presp = gr.CheckboxGroup(
                     default_responder_ids(),
                     value=["human/counselchat", "local/qwen2.5-coder-1.5b"],

@@ -33,7 +33,8 @@ import numpy as np
 
 from config import PROMPTS_DIR, RUBRICS_DIR
 from scorers.base import COMPONENTS, Score, ScoreItem, Scorer
-from scorers.judge.absolute import _defuse
+from scorers.judge.absolute import MARKERS
+from scorers.judge.base import defuse
 from scorers.judge.persona import Persona
 
 PROMPT_FILE = PROMPTS_DIR / "judge_weighted.json"
@@ -81,8 +82,8 @@ def messages_for(item: ScoreItem, persona: Persona | None = None) -> list[dict[s
     system = prompt["system"].format(
         rubric=prompt["rubric"], anchors=anchors_text(), persona=persona_text
     )
-    message = _defuse(item.message) if item.message else prompt["no_message"]
-    user = prompt["user"].format(message=message, reply=_defuse(item.reply))
+    message = defuse(item.message, MARKERS) if item.message else prompt["no_message"]
+    user = prompt["user"].format(message=message, reply=defuse(item.reply, MARKERS))
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
