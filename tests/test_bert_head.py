@@ -12,12 +12,12 @@ from scorers.base import ScoreItem
 from scorers.bert_head import training as ht
 from scorers.bert_head.encoder import Encoder, default_encoder_path, load_encoder
 from scorers.bert_head.head import (
-    HEAD_WEIGHTS,
     FeatureRecipe,
     HeadMismatchError,
     load_head,
     read_head,
     save_head,
+    shipped_weights,
 )
 
 WARM = (
@@ -56,7 +56,7 @@ def test_head_refuses_another_encoder(tmp_path):
     card = dict(load_head().card, encoder="bert-base-uncased")
     (tmp_path / "bert_head.json").write_text(json.dumps(card))
     with pytest.raises(HeadMismatchError, match="trained on 'bert-base-uncased'"):
-        read_head(HEAD_WEIGHTS, tmp_path / "bert_head.json", load_encoder())
+        read_head(shipped_weights(), tmp_path / "bert_head.json", load_encoder())
 
 
 def test_shipped_head_has_a_card_and_ranks_warm_above_cold():

@@ -39,9 +39,7 @@ HEAD_CARD = CARDS_DIR / "bert-head.json"
 #: text and was trained with meaning-keeping augmentations; ``bert-head-raw`` is
 #: the first head, kept so the Adversarial lab can show what fragility looks like.
 HEADS: dict[str, tuple[Path, Path]] = {
-    # Until a head trained on augmented replies ships, the default reads normalised text
-    # with the first head's weights (its card says so).
-    "bert-head": (MODELS_DIR / "bert_head_raw.safetensors", HEAD_CARD),
+    "bert-head": (HEAD_WEIGHTS, HEAD_CARD),
     "bert-head-raw": (MODELS_DIR / "bert_head_raw.safetensors", CARDS_DIR / "bert-head-raw.json"),
 }
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -220,7 +218,17 @@ def load_head(scorer_id: str = "bert-head") -> BertHead:
         return _load_head(scorer_id)
 
 
+def shipped_weights(scorer_id: str = "bert-head") -> Path:
+    """The weights file a shipped head reads: its card may name another head's file.
+
+    The default head's card names the first head's weights (it reads them with
+    normalisation built in) until a retrained head is saved by ``cli.py train-head``.
+    """
+    weights, card_path = HEADS[scorer_id]
+    name = json.loads(card_path.read_text(encoding="utf-8")).get("weights_file")
+    return MODELS_DIR / name if name else weights
+
+
 @lru_cache(maxsize=4)
 def _load_head(scorer_id: str) -> BertHead:
-    weights, card = HEADS[scorer_id]
-    return read_head(weights, card)
+    return read_head(shipped_weights(scorer_id), HEADS[scorer_id][1])
