@@ -48,6 +48,8 @@ class WrongMessage(Perturbation):
         message: str | None = None,
     ) -> Variant:
         variant = super().__call__(text, seed=seed, intensity=intensity, rewriter=rewriter)
+        if not variant.text.strip():  # nothing to pair: empty stays empty, as for every rule
+            return variant
         pool = _other_messages(message)
         other = random.Random(f"{self.id}:{seed}").choice(pool)
         return replace(variant, message=other, method="rule (another person's message)")

@@ -71,6 +71,7 @@ def _in_order(parts: list[str], whole: list[str]) -> bool:
 
 #: What each perturbation keeps, whatever the input: (source, variant text) -> holds.
 INVARIANTS = {
+    "wrong-message": lambda src, out: out == src,  # the reply is kept; only its message changes
     "punctuation-repeat": lambda src, out: _squash(out) == _squash(src),
     "greek-homoglyphs": lambda src, out: (
         out.translate({ord(g): latin for latin, g in HOMOGLYPHS.items()}) == src

@@ -93,7 +93,7 @@ def test_registry_has_the_robust_head_by_default_and_the_raw_one_for_teaching():
 
     robust, raw = get_scorer("bert-head"), get_scorer("bert-head-raw")
     assert robust.id == "bert-head" and raw.id == "bert-head-raw"
-    assert robust.recipe.normalize and robust.recipe.pooling == "spans"
+    assert robust.recipe.normalize  # the shipped default: normalisation built in (see its card)
     assert not raw.recipe.normalize
     attacked = "Y0u αre n0t αl0ne!!!! I'm s0 s0rry αb0ut y0ur dαd."
     clean = "You are not alone! I'm so sorry about your dad."

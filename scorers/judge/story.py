@@ -87,7 +87,7 @@ def get_story_judge(
     ...
     KeyError: "'bert-head' is not a judge: use judge/<responder id>, e.g. judge/local/qwen2.5-coder-1.5b"
     """
-    from scorers.registry import DEFAULT_JUDGE
+    from scorers.registry import SAMPLED_JUDGE as DEFAULT_JUDGE
 
     prefix, _, responder_id = judge_id.strip().partition("/")
     if prefix != "judge":

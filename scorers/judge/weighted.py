@@ -18,7 +18,7 @@ defused markers as the sampled judge's. Four scored replies from the rubric
 labels (low to high) anchor the scale; their ids are left out of evaluations.
 
 >>> expected_score([0.0, 0.0, 5.0])
-2.986...
+2.980...
 """
 
 from __future__ import annotations
