@@ -177,7 +177,7 @@ def _scores() -> tuple[gr.Dataframe, gr.Plot, gr.Plot]:
         headers=SCORE_COLUMNS,
         interactive=False,
         wrap=True,
-        column_widths=["150px", "170px", "95px", "95px", "100px", "85px", "95px", "340px"],
+        column_widths=["150px", "170px", "105px", "105px", "115px", "90px", "100px", "340px"],
     )
     by_scorer = gr.Plot(label="By scorer")
     gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")

@@ -61,6 +61,8 @@ def describe_reply(reply: Reply) -> str:
     >>> describe_reply(r)
     'latency 2.25 s · first token 0.50 s · tokens 10 in / 5 out'
     """
+    if reply.responder_id.startswith("human/"):
+        return "a person's own answer: no model, so no latency or tokens"
     parts = []
     if reply.latency_s is not None:
         parts.append(f"latency {reply.latency_s:.2f} s")
