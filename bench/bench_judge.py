@@ -5,11 +5,12 @@ run, so no judgement cache helps) three ways, in turn:
 
 - ``judge/local/…``: the sampled judge (JSON with a rationale first, grammar-
   constrained), through the shared chat context;
-- ``judge-weighted/local/…``, cold: its context reset first, so the rubric's
-  KV state is computed again;
-- ``judge-weighted/local/…``, cached: the rubric's KV state reused, after the
-  local responder has written a short reply in between (it has its own
-  context, so it does not evict the judge's).
+- ``judge-weighted/local/…``, cached: the rubric's KV state reused (the
+  context holds the rubric and the previous reply, never this one), after
+  the local responder has written a short reply in between (it has its own
+  context, so it does not evict the judge's);
+- ``judge-weighted/local/…``, cold: the same reply again with the context
+  reset first, so the rubric's KV state is computed again.
 
 Prints the median seconds per judgement and the ratios (target ≤ 5 s for
 the cached weighted judge).
@@ -66,13 +67,14 @@ def main() -> None:
     times: dict[str, list[float]] = {"sampled": [], "weighted, cold": [], "weighted, cached": []}
     for item in replies(args.runs):
         times["sampled"].append(timed(lambda i=item: sampled.score(i.reply, i.message)))
+        "".join(responder.generate("Say hello.", max_tokens=8))  # the responder runs in between
+        weighted._cache.clear()  # cached side first: the context holds the rubric and the
+        # previous reply, never this one, so only the rubric prefix can be reused
+        times["weighted, cached"].append(timed(lambda i=item: weighted.score(i.reply, i.message)))
         with lock:
             llm.reset()  # the rubric's KV state is gone
         weighted._cache.clear()
         times["weighted, cold"].append(timed(lambda i=item: weighted.score(i.reply, i.message)))
-        "".join(responder.generate("Say hello.", max_tokens=8))  # the responder runs in between
-        weighted._cache.clear()
-        times["weighted, cached"].append(timed(lambda i=item: weighted.score(i.reply, i.message)))
         print(" ".join(f"{k}: {v[-1]:.1f}s" for k, v in times.items()), file=sys.stderr, flush=True)
     medians = {k: statistics.median(v) for k, v in times.items()}
     print(f"median seconds per judgement of a 150-word reply ({args.runs} runs)")

@@ -100,10 +100,11 @@ def run_align(args: argparse.Namespace) -> int:
     from reports.alignment import report_json, write_html
     from scorers.registry import get_scorer
     from studies import alignment
+    from studies.labelled import without_ids
 
     try:
         scorer = get_scorer(args.scorer)
-        data = load_data(args, scorer.rubric_id)
+        data = without_ids(load_data(args, scorer.rubric_id), scorer.seen_ids())
     except (ValueError, KeyError) as exc:
         return fail(str(exc.args[0]), 2)
     reason = scorer.unavailable_reason()

@@ -22,7 +22,7 @@ from responders.registry import default_responder_ids
 from scorers.calibration import CalibrationError, save_calibration
 from scorers.registry import SAMPLED_JUDGE, get_scorer, offered_scorer_ids
 from studies import alignment, panel
-from studies.labelled import BUNDLED, from_rows, load_bundled, subset
+from studies.labelled import BUNDLED, from_rows, load_bundled, subset, without_ids
 
 EXPLAINER = "\n".join(
     f"- **{k}**: {v}" for k, v in charts.EXPLAIN.items() if k in charts.TABLE_KEYS
@@ -97,7 +97,9 @@ def summary_markdown(report: dict) -> str:
 def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
     """Score, compare, draw; returns the page's outputs and the state for calibration."""
     scorer = _scorer(scorer_id, keys)
-    data = load_data(source, upload, mapping, scale, sample, scorer.rubric_id)
+    data = without_ids(
+        load_data(source, upload, mapping, scale, sample, scorer.rubric_id), scorer.seen_ids()
+    )
     report = alignment.run_alignment(
         data, scorer, n_boot=int(boot), progress=gradio_progress(progress)
     )

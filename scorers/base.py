@@ -167,6 +167,14 @@ class Scorer(ABC):
         """Why this scorer cannot run now, with the fix; None when it can."""
         return None
 
+    def seen_ids(self) -> frozenset[str]:
+        """Ids of bundled labelled rows this scorer has seen (e.g. prompt anchors).
+
+        Agreement studies leave them out: a scorer is not measured on what it was shown.
+        """
+        inner = getattr(self, "inner", None)
+        return inner.seen_ids() if isinstance(inner, Scorer) else frozenset()
+
     def score(self, reply: str, message: str | None = None) -> Score:
         """Score one reply (see :meth:`score_many`)."""
         return self.score_many([ScoreItem(reply, message)])[0]

@@ -233,3 +233,27 @@ def subset(data: LabelledSet, sample: int, seed: int = 0) -> LabelledSet:
         extra={k: [v[i] for i in pick] for k, v in data.extra.items()},
         note=f"{data.note}; {sample} drawn at random (seed {seed})",
     )
+
+
+def without_ids(data: LabelledSet, ids: frozenset[str] | set[str]) -> LabelledSet:
+    """``data`` without the rows whose ``id`` is in ``ids`` (rows a scorer has seen).
+
+    >>> s = from_rows([{"reply": "a", "r": "2"}, {"reply": "b", "r": "1"}],
+    ...               {"overall": "r"}, scale=(1, 3))
+    >>> s = replace(s, extra={"id": ["x", "y"]})
+    >>> len(without_ids(s, {"x"})), len(without_ids(s, set()))
+    (1, 2)
+    """
+    row_ids = data.extra.get("id")
+    if not ids or not row_ids:
+        return data
+    keep = [i for i, row_id in enumerate(row_ids) if row_id not in ids]
+    if len(keep) == len(data):
+        return data
+    return replace(
+        data,
+        items=[data.items[i] for i in keep],
+        human={k: v[keep] for k, v in data.human.items()},
+        extra={k: [v[i] for i in keep] for k, v in data.extra.items()},
+        note=f"{data.note}; {len(data) - len(keep)} rows the scorer was shown left out",
+    )

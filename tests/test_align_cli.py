@@ -109,3 +109,29 @@ def test_align_unknown_scorer_and_pairwise_checks(capsys):
     assert "at least two" in capsys.readouterr().err
     assert cli.main(["pairwise", "--judge", "judge/human/counselchat", "--n", "1"]) == 2
     assert "cannot act as a judge" in capsys.readouterr().err
+
+
+def test_align_leaves_out_rows_the_scorer_was_shown(tmp_path, monkeypatch):
+    """A judge is not measured on its own prompt's anchor replies."""
+    from scorers.base import Score, Scorer
+    from studies.labelled import load_bundled
+
+    drawn = load_bundled("rubric-labels", 30, 0).extra["id"]
+
+    class Shown(Scorer):
+        id = "shown"
+
+        def seen_ids(self):
+            return frozenset(drawn[:4])
+
+        def _score_batch(self, items):
+            return [Score.from_components(self.id, 2.0, 2.0, 2.0) for _ in items]
+
+    monkeypatch.setattr(scorers.registry, "get_scorer", lambda spec, **_: Shown())
+    rows = tmp_path / "rows.csv"
+    args = ["align", "--bundled", "rubric-labels", "--sample", "30", "--boot", "0"]
+    code = cli.main([*args, "--no-cache", "--rows", str(rows)])
+    assert code == 0
+    with open(rows, encoding="utf-8") as fh:
+        ids = [r["id"] for r in csv.DictReader(fh)]
+    assert len(ids) == 26 and not set(ids) & set(drawn[:4])

@@ -228,8 +228,6 @@ def cross_validate(
     progress: Progress | None = None,
     extra: Augmented | None = None,
 ) -> dict[str, dict[str, float]]:
-    """K-fold cross-validated metrics of the whole training recipe."""
-    return metrics(cross_validated_predictions(x, y, config, folds, progress), y)
     """K-fold cross-validated metrics of the whole training recipe.
 
     With ``extra``, each fold also trains on the variants of its own training

@@ -112,6 +112,10 @@ class WeightedJudge(Scorer):
 
         return LocalLlamaResponder(self.model).unavailable_reason()
 
+    def seen_ids(self) -> frozenset[str]:
+        """The rubric-label rows shown in the prompt as anchors."""
+        return frozenset(anchor_ids())
+
     def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
         return [self._judge(item) for item in items]
 
