@@ -21,16 +21,16 @@ class AlwaysHigh(Scorer):
 
 def test_page_helpers_explain_and_refuse(tmp_path) -> None:
     with pytest.raises(gr.Error, match="upload a CSV"):
-        trust.load_data(trust.UPLOAD, None, "overall=r", "1:5", 0, "counselling")
+        trust.labelled_set(trust.UPLOAD, None, "overall=r", "1:5", 0, "counselling")
     bad = tmp_path / "in.csv"
     bad.write_text("reply,r\nhello,9\n", encoding="utf-8")
     with pytest.raises(gr.Error, match="outside the declared scale"):
-        trust.load_data(trust.UPLOAD, str(bad), "overall=r", "1:5", 0, "counselling")
+        trust.labelled_set(trust.UPLOAD, str(bad), "overall=r", "1:5", 0, "counselling")
     with pytest.raises(gr.Error, match="Run an alignment report first"):
         trust.run_calibration(None, 0.5, False)
     from studies import alignment
 
-    data = trust.load_data("rubric-labels", None, "", "", 30, "counselling")
+    data = trust.labelled_set("rubric-labels", None, "", "", 30, "counselling")
     report = alignment.run_alignment(data, AlwaysHigh(), n_boot=0, cache=None)
     text = trust.summary_markdown(report)
     assert "rates higher than people" in text and "always-high" in text
