@@ -97,9 +97,7 @@ def print_table(title: str, components: dict) -> None:
 
 def run_align(args: argparse.Namespace) -> int:
     """Score the labelled rows, compare with people, write the report(s)."""
-    from reports.alignment import report_json, write_html
     from scorers.registry import get_scorer
-    from studies import alignment
     from studies.labelled import without_ids
 
     try:
@@ -110,33 +108,10 @@ def run_align(args: argparse.Namespace) -> int:
     reason = scorer.unavailable_reason()
     if reason:
         return fail(f"{scorer.id} is unavailable: {reason}", 2)
+    if args.cross_validated and (scorer.id != "bert-head" or data.name != "rubric-labels"):
+        return fail("--cross-validated is for --scorer bert-head on --bundled rubric-labels", 2)
     say(f"{len(data)} labelled replies ({data.note}); scorer {scorer.id}")
-    cache = None if args.no_cache else SCORE_CACHE_DIR
-    with terminal_progress("align") as progress:
-        if args.cross_validated:
-            if scorer.id != "bert-head" or data.name != "rubric-labels":
-                return fail(
-                    "--cross-validated is for --scorer bert-head on --bundled rubric-labels", 2
-                )
-            values = alignment.head_cross_validated(data, progress=progress)
-            report = alignment.report_from_values(
-                data,
-                "bert-head (5-fold, out of fold)",
-                "cross-validated",
-                values,
-                n_boot=args.boot,
-                seed=args.seed,
-            )
-        else:
-            report = alignment.run_alignment(
-                data,
-                scorer,
-                n_boot=args.boot,
-                seed=args.seed,
-                cache=cache,
-                progress=progress,
-                cached_only=args.cached_only,
-            )
+    report = _report(args, scorer, data)
     if report["n_scored"] == 0:
         return fail(f"nothing could be scored: {report['unscored']}", 1)
     for why, count in report["unscored"].items():
@@ -145,30 +120,68 @@ def run_align(args: argparse.Namespace) -> int:
         f"{report['scorer']} on {data.name}: {report['n_scored']}/{report['n_rows']} scored",
         report["components"],
     )
-    study = None
-    if args.calibrate or args.save_calibration:
-        study = alignment.calibration_study(
-            data,
-            report,
-            test_share=args.test_share,
-            seed=args.seed,
-            n_boot=args.boot,
-            label=args.save_calibration,
-        )
-        cal = study["calibration"]
-        say(
-            f"calibration {cal.name}: fitted on {len(study['fit_rows'])} rows, methods {cal.methods}"
-        )
-        print_table(
-            f"before calibration, {len(study['test_rows'])} rows it never saw", study["before"]
-        )
-        print_table("after calibration, same rows", study["after"])
-        if args.save_calibration:
-            from scorers.calibration import save_calibration
+    study = (
+        _calibrate(args, scorer, data, report) if args.calibrate or args.save_calibration else None
+    )
+    _write(args, report, study, {"scorer": scorer.id, "data": data.name})
+    return 0
 
-            path = save_calibration(cal, Path(args.calibration_dir))
-            say(f"saved {path}; use it as {scorer.id}+calibrated:{cal.name}")
-    about = {"scorer": scorer.id, "data": data.name}
+
+def _report(args: argparse.Namespace, scorer, data) -> dict:  # type: ignore[no-untyped-def]
+    """The alignment report: the scorer's values (cached), or the head's out-of-fold ones."""
+    from studies import alignment
+
+    cache = None if args.no_cache else SCORE_CACHE_DIR
+    with terminal_progress("align") as progress:
+        if args.cross_validated:
+            values = alignment.head_cross_validated(data, progress=progress)
+            return alignment.report_from_values(
+                data,
+                "bert-head (5-fold, out of fold)",
+                "cross-validated",
+                values,
+                n_boot=args.boot,
+                seed=args.seed,
+            )
+        return alignment.run_alignment(
+            data,
+            scorer,
+            n_boot=args.boot,
+            seed=args.seed,
+            cache=cache,
+            progress=progress,
+            cached_only=args.cached_only,
+        )
+
+
+def _calibrate(args: argparse.Namespace, scorer, data, report: dict) -> dict:  # type: ignore[no-untyped-def]
+    """Fit a calibration on part of the rows, print before/after on the rest, maybe save it."""
+    from studies import alignment
+
+    study = alignment.calibration_study(
+        data,
+        report,
+        test_share=args.test_share,
+        seed=args.seed,
+        n_boot=args.boot,
+        label=args.save_calibration,
+    )
+    cal = study["calibration"]
+    say(f"calibration {cal.name}: fitted on {len(study['fit_rows'])} rows, methods {cal.methods}")
+    print_table(f"before calibration, {len(study['test_rows'])} rows it never saw", study["before"])
+    print_table("after calibration, same rows", study["after"])
+    if args.save_calibration:
+        from scorers.calibration import save_calibration
+
+        path = save_calibration(cal, Path(args.calibration_dir))
+        say(f"saved {path}; use it as {scorer.id}+calibrated:{cal.name}")
+    return study
+
+
+def _write(args: argparse.Namespace, report: dict, study: dict | None, about: dict) -> None:
+    """report.json (and its calibration twin), the per-row CSV and the HTML report."""
+    from reports.alignment import report_json, write_html
+
     if args.output:
         Path(args.output).write_text(report_json(report["components"], **about), encoding="utf-8")
         say(f"wrote {args.output}")
@@ -188,7 +201,6 @@ def run_align(args: argparse.Namespace) -> int:
     if args.html:
         write_html(Path(args.html), report, study)
         say(f"wrote {args.html}")
-    return 0
 
 
 def add_parser(sub: Subparsers) -> None:
