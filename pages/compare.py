@@ -169,10 +169,10 @@ def _inputs() -> tuple[gr.components.Component, ...]:
     return message, selected, scorer_box, run, stop
 
 
-def _scores() -> tuple[gr.Dataframe, gr.Plot, gr.Plot]:
+def _scores() -> tuple[gr.Markdown, gr.Dataframe, gr.Plot, gr.Plot]:
     """The scores section: what the numbers mean, cautions, the table and both radars."""
     gr.Markdown("### Scores\n" + SCORES_HELP)
-    gr.Markdown(judge_cautions(SCORER_IDS))
+    cautions = gr.Markdown(judge_cautions(DEFAULT_SCORERS), elem_id="scorer-cautions")
     table = gr.Dataframe(
         headers=SCORE_COLUMNS,
         interactive=False,
@@ -183,7 +183,7 @@ def _scores() -> tuple[gr.Dataframe, gr.Plot, gr.Plot]:
     gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")
     by_responder = gr.Plot(label="By responder")
     gr.Markdown(RADAR_CAPTION + " Here each colour is a scorer: shapes that overlap agree.")
-    return table, by_scorer, by_responder
+    return cautions, table, by_scorer, by_responder
 
 
 def _sampling() -> tuple[gr.Textbox, gr.Slider, gr.Slider]:
@@ -207,13 +207,14 @@ def build() -> gr.Blocks:
         message, selected, scorer_box, run, stop = _inputs()
         progress = gr.Markdown("", elem_id="compare-progress")
         columns, outputs, flags = reply_panels()
-        score_table, by_scorer, by_responder = _scores()
+        cautions, score_table, by_scorer, by_responder = _scores()
         system, max_tokens, temperature = _sampling()
         judge_boxes = judge_controls()
         keys_in, _ = key_boxes()
         replies = gr.State({})
 
         selected.change(panel_visibility, selected, columns, api_name=False)
+        scorer_box.change(judge_cautions, scorer_box, cautions, api_name=False)
         for box in keys_in:
             box.change(refresh_choices, keys_in, selected, api_name=False)
         event = run.click(

@@ -40,11 +40,17 @@ def _cards() -> dict[str, dict]:
     return cards
 
 
-def judge_cautions(scorer_ids: Iterable[str]) -> str:
-    """A visible caution for each offered scorer whose card says its agreement is weak."""
+def judge_cautions(scorer_ids: Iterable[str] | None) -> str:
+    """How far each chosen scorer can be trusted, from its card (one line each).
+
+    >>> "⚠️" in judge_cautions(["judge-weighted/local/qwen2.5-coder-1.5b"])
+    True
+    >>> judge_cautions([])
+    ''
+    """
     notes = [
         f"⚠️ **{scorer_label(sid)}**: {_cards()[sid]['caution']}"
-        for sid in scorer_ids
+        for sid in scorer_ids or []
         if sid in _cards() and _cards()[sid].get("caution")
     ]
     return "\n\n".join(notes)
