@@ -186,7 +186,10 @@ def build() -> gr.Blocks:
             run = gr.Button("Run", variant="primary")
             stop = gr.Button("Stop", variant="stop")
         status = gr.Markdown()
-        headline = gr.Dataframe(label="Headline: mean [95% interval] per responder and strategy")
+        headline = gr.Dataframe(
+            headers=["responder", "strategy", "planned", "ok"],
+            label="Headline: mean [95% interval] per responder and strategy",
+        )
         with gr.Row():
             radar = gr.Plot(label="Profile per component")
             bars = gr.Plot(label="Means with 95% intervals")

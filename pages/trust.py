@@ -14,7 +14,7 @@ import gradio as gr
 from pages import trust_judges
 from pages.widgets.keys import key_boxes
 from pages.widgets.progress import gradio_progress
-from pages.widgets.trust import UPLOAD, checked_scorer, labelled_set, table_frame
+from pages.widgets.trust import TABLE_HEADERS, UPLOAD, checked_scorer, labelled_set, table_frame
 from reports import alignment as charts
 from scorers.calibration import CalibrationError, save_calibration
 from scorers.registry import offered_scorer_ids
@@ -152,7 +152,9 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
             )
         go_align = gr.Button("Compare with people", variant="primary")
         summary = gr.Markdown()
-        table = gr.Dataframe(label="Agreement (95 % bootstrap intervals)", wrap=True)
+        table = gr.Dataframe(
+            headers=TABLE_HEADERS, label="Agreement (95 % bootstrap intervals)", wrap=True
+        )
         with gr.Accordion("What do these numbers mean?", open=False):
             gr.Markdown(EXPLAINER)
         scatter, dist, shift = gr.Plot(), gr.Plot(), gr.Plot()
@@ -181,8 +183,8 @@ def _calibration_tab(state: gr.State) -> None:
         go_cal = gr.Button("Fit and test a calibration", variant="primary")
         cal_text = gr.Markdown()
         before, after = (
-            gr.Dataframe(label="Before, on unseen rows", wrap=True),
-            gr.Dataframe(label="After, same rows", wrap=True),
+            gr.Dataframe(headers=TABLE_HEADERS, label="Before, on unseen rows", wrap=True),
+            gr.Dataframe(headers=TABLE_HEADERS, label="After, same rows", wrap=True),
         )
     go_cal.click(
         run_calibration, [state, share, keep], [cal_text, before, after], api_name="calibrate"

@@ -11,7 +11,7 @@ import pandas as pd
 from config import SETTINGS
 from pages.widgets.keys import typed_keys
 from pages.widgets.progress import gradio_progress
-from pages.widgets.trust import checked_scorer, labelled_set, table_frame
+from pages.widgets.trust import TABLE_HEADERS, checked_scorer, labelled_set, table_frame
 from reports import alignment as charts
 from responders.registry import default_responder_ids
 from scorers.registry import SAMPLED_JUDGE
@@ -20,6 +20,15 @@ from studies.labelled import BUNDLED
 
 #: Gradio fills a parameter whose default is a gr.Progress with the request's progress bar.
 _PROGRESS = gr.Progress()
+BIAS_HEADERS = ["component", "flip rate", "first shown wins", "longer wins", "final verdicts"]
+RANK_HEADERS = ["rank", "item", "strength", "low", "high", "wins", "losses"]
+PANEL_HEADERS = [
+    "component",
+    "panel mean",
+    "mean sd between judges",
+    "mean range",
+    "share split by ≥ 1 point",
+]
 
 
 def run_pairwise(judge_id, responder_ids, n, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
@@ -51,7 +60,7 @@ def run_pairwise(judge_id, responder_ids, n, *keys, progress=_PROGRESS):  # type
             for k, v in result["summary"].items()
         ]
     )
-    ranking = pd.DataFrame(result["ranking"])
+    ranking = pd.DataFrame(result["ranking"], columns=RANK_HEADERS)
     return bias, ranking, pd.DataFrame(result["rows"])
 
 
@@ -98,8 +107,8 @@ def pairwise_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             pn = gr.Slider(1, 20, value=2, step=1, label="Bundled questions")
         go_pair = gr.Button("Compare in both orders", variant="primary")
         bias, ranking, pair_rows = (
-            gr.Dataframe(label="Position and length bias"),
-            gr.Dataframe(label="Bradley–Terry ranking (agreed verdicts)"),
+            gr.Dataframe(headers=BIAS_HEADERS, label="Position and length bias"),
+            gr.Dataframe(headers=RANK_HEADERS, label="Bradley–Terry ranking (agreed verdicts)"),
             gr.Dataframe(label="Every pair", wrap=True),
         )
     go_pair.click(
@@ -122,8 +131,8 @@ def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             psample = gr.Number(value=10, precision=0, label="Sample size")
         go_panel = gr.Button("Run the panel", variant="primary")
         panel_table, panel_align = (
-            gr.Dataframe(label="Panel", wrap=True),
-            gr.Dataframe(label="Panel mean against people", wrap=True),
+            gr.Dataframe(headers=PANEL_HEADERS, label="Panel", wrap=True),
+            gr.Dataframe(headers=TABLE_HEADERS, label="Panel mean against people", wrap=True),
         )
     go_panel.click(
         run_panel, [pj, psource, psample, *keys], [panel_table, panel_align], api_name="panel"

@@ -17,6 +17,8 @@ from studies.labelled import from_rows, load_bundled, subset
 
 #: The choice that means "read my CSV" instead of a bundled set.
 UPLOAD = "my CSV file"
+#: Column names the statistics tables show before any report (the usual compared names).
+TABLE_HEADERS = ["statistic", "cognitive", "emotional", "behavioral", "overall", "what it means"]
 
 
 def checked_scorer(scorer_id: str, keys: tuple[str, ...]):  # type: ignore[no-untyped-def]
