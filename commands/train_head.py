@@ -40,28 +40,16 @@ def run_train(args: argparse.Namespace) -> int:
     say(f"{len(labels)} labelled replies; encoder {encoder.name} ({encoder.dim} dims)")
     y = labels[["cognitive", "emotional", "behavioral"]].to_numpy(dtype=np.float32)
     shape = {"pooling": args.pooling, "normalize": args.normalize}
-    recipes = [FeatureRecipe(False, **shape), FeatureRecipe(True, **shape)]
-    if args.recipe != "select":
-        recipes = [FeatureRecipe(use_message=args.recipe == "pair", **shape)]
+    choices = {
+        "reply": FeatureRecipe(False, **shape),
+        "pair": FeatureRecipe(True, **shape),
+        "interaction": FeatureRecipe(False, interaction=True, **shape),
+    }
+    recipes = choices if args.recipe == "select" else {args.recipe: choices[args.recipe]}
     augment = tuple(a for a in args.augment.split(",") if a) if args.augment else ()
     quick = ht.TrainConfig(heads=1, epochs=max(1, round(0.6 * args.epochs)), seed=args.seed)
     cv_config = quick if args.cv_quick else config
-    search: dict[str, object] = {}
-    best = None
-    for recipe in recipes:
-        name = "pair" if recipe.use_message else "reply"
-        say(f"encoding ({name} input) …")
-        x = ht.featurize(encoder, recipe, labels)
-        extra = None
-        if augment:
-            say(f"encoding variants of every reply: {', '.join(augment)} …")
-            extra = ht.augment(encoder, recipe, labels, augment)
-        say(f"{args.folds}-fold cross-validation ({name} input) …")
-        cv = ht.cross_validate(x, y, cv_config, folds=args.folds, progress=say, extra=extra)
-        search[name] = cv
-        print_metrics(f"cross-validated, {name} input", cv)
-        if best is None or cv["overall"]["mse"] < best[2]["overall"]["mse"]:
-            best = (recipe, x, cv, extra)
+    search, best = _search(recipes, encoder, labels, y, augment, cv_config, args.folds)
     recipe, x, cv, extra = best
     say("training the final head on every row …")
     xt, yt = (x, y) if extra is None else (np.vstack([x, extra.x]), np.vstack([y, extra.y]))
@@ -87,6 +75,28 @@ def run_train(args: argparse.Namespace) -> int:
         save_head(nets, card, weights_path, card_path)
     print(f"saved {weights} and {card_path}")
     return 0
+
+
+def _search(recipes, encoder, labels, y, augment, cv_config, folds):  # type: ignore[no-untyped-def]
+    """Cross-validate each recipe; returns every result and the best (recipe, x, cv, extra)."""
+    from scorers.bert_head import training as ht
+
+    search: dict[str, object] = {}
+    best = None
+    for name, recipe in recipes.items():
+        say(f"encoding ({name} input) …")
+        x = ht.featurize(encoder, recipe, labels)
+        extra = None
+        if augment:
+            say(f"encoding variants of every reply: {', '.join(augment)} …")
+            extra = ht.augment(encoder, recipe, labels, augment)
+        say(f"{folds}-fold cross-validation ({name} input) …")
+        cv = ht.cross_validate(x, y, cv_config, folds=folds, progress=say, extra=extra)
+        search[name] = cv
+        print_metrics(f"cross-validated, {name} input", cv)
+        if best is None or cv["overall"]["mse"] < best[2]["overall"]["mse"]:
+            best = (recipe, x, cv, extra)
+    return search, best
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -122,10 +132,10 @@ def add_parser(sub: Subparsers) -> None:
     train.add_argument("--encoder", default=None, help="a local HF model folder (default: MiniLM)")
     train.add_argument(
         "--recipe",
-        choices=["select", "reply", "pair"],
+        choices=["select", "reply", "pair", "interaction"],
         default="reply",
-        help="reply alone (default: what cross-validation preferred), message + reply, "
-        "or select: cross-validate both and keep the better",
+        help="reply alone, message + reply vectors, reply with its relation to the message "
+        "(interaction), or select: cross-validate all three and keep the best",
     )
     train.add_argument(
         "--pooling",

@@ -107,8 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--curve", default="", help="variant for the learning curve ('' = best)")
     p.add_argument("--no-curve", action="store_true")
-    p.add_argument("--output", help="JSON with every number")
+    p.add_argument("--output", help="JSON with every number (written after each variant)")
+    p.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch's choice)")
     args = p.parse_args(argv)
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
     labels = ht.load_labels()
     y = labels[["cognitive", "emotional", "behavioral"]].to_numpy(dtype=np.float32)
     encoder = load_encoder(args.encoder)
@@ -120,11 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         x, extra = features(encoder, labels, variant)
         xs[variant] = x
         results[variant] = ht.cross_validate(x, y, config, extra=extra)
-        print(
-            f"{variant}: overall MSE {results[variant]['overall']['mse']:.3f} "
-            f"ρ {results[variant]['overall']['spearman']:.3f} ({time.perf_counter() - t0:.0f} s)",
-            file=sys.stderr,
-        )
+        print(f"{variant} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+        print(_table({variant: results[variant]}), file=sys.stderr, flush=True)
+        _save(args.output, {"encoder": encoder.name, "config": vars(args), "cv": results})
     print(_table(results))
     out = {"encoder": encoder.name, "config": vars(args), "cv": results}
     if not args.no_curve:
@@ -133,9 +136,13 @@ def main(argv: list[str] | None = None) -> int:
         out["learning_curve"] = {"variant": best, "shares": learning_curve(x, y, config)}
         print(f"\nlearning curve ({best}):")
         print(_table(out["learning_curve"]["shares"]))
-    if args.output:
-        Path(args.output).write_text(json.dumps(out, indent=1), encoding="utf-8")
+    _save(args.output, out)
     return 0
+
+
+def _save(path: str | None, out: dict) -> None:
+    if path:
+        Path(path).write_text(json.dumps(out, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -67,11 +67,16 @@ class FeatureRecipe:
     its own) or "spans" (sentence vectors pooled from one contextual pass,
     see :mod:`scorers.bert_head.spans`). ``normalize``: undo cheap text
     attacks (:func:`scorers.normalize.normalize_text`) before reading.
+    ``interaction``: add how the reply relates to the message (element-wise
+    product and absolute difference of their vectors, and their cosine), so the
+    head can tell a reply that fits *this* person from a fluent reply to
+    someone else.
     """
 
     use_message: bool = False
     pooling: str = "sentences"
     normalize: bool = False
+    interaction: bool = False
 
     def build(self, encoder: Encoder, items: list[ScoreItem]) -> np.ndarray:
         """The feature matrix for ``items`` (one row each)."""
@@ -88,9 +93,13 @@ class FeatureRecipe:
             parts = [span_features(encoder, [i.reply for i in items])]
         else:
             parts = self._sentence_parts(encoder, items)
-        if self.use_message:
+        if self.use_message or self.interaction:
             # A missing message is encoded as empty text: the head saw none in training.
-            parts.append(encoder.encode([i.message or "" for i in items]))
+            message = encoder.encode([i.message or "" for i in items])
+            if self.use_message:
+                parts.append(message)
+            if self.interaction:
+                parts.append(interaction(parts[0][:, : encoder.dim], message))
         return np.hstack(parts).astype(np.float32)
 
     @staticmethod
@@ -105,6 +114,18 @@ class FeatureRecipe:
             means.append(block.mean(0))
             maxes.append(block.max(0))
         return [replies, np.stack(means), np.stack(maxes)]
+
+
+def interaction(reply: np.ndarray, message: np.ndarray) -> np.ndarray:
+    """Product, absolute difference and cosine of aligned rows of two vector blocks.
+
+    >>> interaction(np.array([[1.0, 0.0]]), np.array([[1.0, 0.0]])).round(2).tolist()
+    [[1.0, 0.0, 0.0, 0.0, 1.0]]
+    """
+    cos = (reply * message).sum(1) / (
+        np.linalg.norm(reply, axis=1) * np.linalg.norm(message, axis=1) + 1e-9
+    )
+    return np.hstack([reply * message, np.abs(reply - message), cos[:, None]])
 
 
 class HeadNet:
