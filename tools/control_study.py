@@ -1,6 +1,7 @@
 """Do the controls control? strip-empathy and wrong-message on the labelled warm replies.
 
     python tools/control_study.py --scorers bert-head,bert-head-raw [--min-overall 2.34]
+    python tools/control_study.py --scorers judge-weighted/local/qwen2.5-coder-1.5b --sample 30
 
 Takes the rubric-labelled replies whose label overall is at least
 ``--min-overall`` (warm, understanding replies), and prints: how much of
@@ -35,9 +36,14 @@ def main() -> None:
     parser.add_argument("--scorers", default="bert-head")
     parser.add_argument("--min-overall", type=float, default=2.34)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--sample", type=int, default=0, help="use N of the warm replies (seeded; 0 = all)"
+    )
     args = parser.parse_args()
     df = pd.read_csv(RUBRIC_LABELS_CSV)
     warm = df[df[list(COMPONENTS)].mean(axis=1) >= args.min_overall]
+    if args.sample and args.sample < len(warm):
+        warm = warm.sample(args.sample, random_state=args.seed)
     items = [ScoreItem(r, m) for r, m in zip(warm.reply, warm.message, strict=True)]
     controls = resolve("strip-empathy,wrong-message")
     variants = rb.perturb_items(items, controls, seed=args.seed)
