@@ -41,7 +41,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     df = pd.read_csv(RUBRIC_LABELS_CSV)
-    warm = df[df[list(COMPONENTS)].mean(axis=1) >= args.min_overall]
+    scorers = [get_scorer(s) for s in args.scorers.split(",") if s.strip()]
+    seen = set().union(*(s.seen_ids() for s in scorers))  # e.g. the weighted judge's anchors
+    warm = df[(df[list(COMPONENTS)].mean(axis=1) >= args.min_overall) & ~df.id.isin(seen)]
     if args.sample and args.sample < len(warm):
         warm = warm.sample(args.sample, random_state=args.seed)
     items = [ScoreItem(r, m) for r, m in zip(warm.reply, warm.message, strict=True)]
@@ -56,7 +58,6 @@ def main() -> None:
     print(f"{len(items)} labelled replies with overall >= {args.min_overall}")
     print(f"strip-empathy keeps {chars:.0%} of the characters and {sents:.0%} of the sentences;")
     print(f"  {empty} replies left empty (unscored)")
-    scorers = [get_scorer(s) for s in args.scorers.split(",") if s.strip()]
     rows = rb.summarise(rb.score_changes(items, variants, scorers))
     print(f"{'control':15s} {'scorer':42s} {'component':11s} {'mean Δ':>7s} {'n':>4s}")
     for row in rows:
