@@ -72,7 +72,8 @@ def main() -> None:
     parser.add_argument("--set", choices=["held-out", "first"], default="held-out")
     args = parser.parse_args()
     df = pd.read_csv(RUBRIC_LABELS_CSV)
-    cold = df[df.source == "styled:cold-dismissive"].head(args.n)
+    seen = set().union(*(get_scorer(s).seen_ids() for s in args.scorers.split(",") if s.strip()))
+    cold = df[(df.source == "styled:cold-dismissive") & ~df.id.isin(seen)].head(args.n)
     styles = HELD_OUT if args.set == "held-out" else SET_1
     items = [ScoreItem(r, m) for r, m in zip(cold.reply, cold.message, strict=True)]
     caught = {
