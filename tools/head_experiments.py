@@ -16,7 +16,8 @@ Variants (features of a reply; "message" = the person's message, encoded whole):
   difference of reply and message vectors, and their cosine — the head can
   see whether the reply fits *this* message;
 - ``spans+augmented``: ``spans`` trained also on a shortened and a misspelt
-  variant of each training reply (never of a test reply).
+  variant of each training reply (never of a test reply);
+- ``spans+interaction+augmented``: both.
 
 The learning curve trains the best variant on 25/50/75/100 % of each fold's
 training rows and tests on the whole fold.
@@ -37,36 +38,36 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scorers.bert_head import training as ht
 from scorers.bert_head.encoder import load_encoder
 from scorers.bert_head.head import FeatureRecipe
-from scorers.normalize import normalize_text
 
-VARIANTS = ("sentences", "spans", "spans+message", "spans+interaction", "spans+augmented")
+VARIANTS = (
+    "sentences",
+    "spans",
+    "spans+message",
+    "spans+interaction",
+    "spans+augmented",
+    "spans+interaction+augmented",
+)
 
 
-def interaction(reply: np.ndarray, message: np.ndarray) -> np.ndarray:
-    """Product, absolute difference and cosine of two vector blocks (rows aligned).
+def recipe_for(variant: str) -> FeatureRecipe:
+    """The feature recipe a variant names (normalised text in every case).
 
-    >>> interaction(np.array([[1.0, 0.0]]), np.array([[1.0, 0.0]])).round(2).tolist()
-    [[1.0, 0.0, 0.0, 0.0, 1.0]]
+    >>> recipe_for("spans+interaction+augmented").interaction
+    True
     """
-    cos = (reply * message).sum(1) / (
-        np.linalg.norm(reply, axis=1) * np.linalg.norm(message, axis=1) + 1e-9
+    return FeatureRecipe(
+        use_message="message" in variant,
+        pooling="sentences" if variant == "sentences" else "spans",
+        normalize=True,
+        interaction="interaction" in variant,
     )
-    return np.hstack([reply * message, np.abs(reply - message), cos[:, None]])
 
 
 def features(encoder, labels, variant: str) -> tuple[np.ndarray, ht.Augmented | None]:  # type: ignore[no-untyped-def]
     """Feature rows of the labelled replies for one variant (and training-only extras)."""
-    pooling = "sentences" if variant == "sentences" else "spans"
-    recipe = FeatureRecipe(use_message=False, pooling=pooling, normalize=True)
+    recipe = recipe_for(variant)
     x = ht.featurize(encoder, recipe, labels)
-    extra = None
-    if variant in ("spans+message", "spans+interaction"):
-        messages = encoder.encode([normalize_text(str(m)) for m in labels.message.fillna("")])
-        reply = x[:, : encoder.dim]
-        added = messages if variant == "spans+message" else interaction(reply, messages)
-        x = np.hstack([x, added]).astype(np.float32)
-    if variant == "spans+augmented":
-        extra = ht.augment(encoder, recipe, labels)
+    extra = ht.augment(encoder, recipe, labels) if "augmented" in variant else None
     return x, extra
 
 

@@ -211,8 +211,11 @@ def augment(
         if not perturbation.keeps_meaning:
             raise ValueError(f"{pid} is a control, not a meaning-keeping perturbation")
         items = [
-            ScoreItem(perturbation(str(r), seed=seed + i).text or str(r))
-            for i, r in enumerate(df.reply)
+            ScoreItem(
+                perturbation(str(r), seed=seed + i).text or str(r),
+                str(m) if isinstance(m, str) else None,
+            )
+            for i, (r, m) in enumerate(zip(df.reply, df.message, strict=True))
         ]
         xs.append(recipe.build(encoder, items))
         ys.append(y)
