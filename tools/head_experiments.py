@@ -57,7 +57,7 @@ def recipe_for(variant: str) -> FeatureRecipe:
     """
     return FeatureRecipe(
         use_message="message" in variant,
-        pooling="sentences" if variant == "sentences" else "spans",
+        pooling="sentences" if variant.startswith("sentences") else "spans",
         normalize=True,
         interaction="interaction" in variant,
     )
