@@ -133,15 +133,16 @@ def add_parser(sub: Subparsers) -> None:
     train.add_argument(
         "--recipe",
         choices=["select", "reply", "pair", "interaction"],
-        default="reply",
-        help="reply alone, message + reply vectors, reply with its relation to the message "
-        "(interaction), or select: cross-validate all three and keep the best",
+        default="interaction",
+        help="reply with its relation to the message (interaction, the shipped head), reply "
+        "alone, message + reply vectors, or select: cross-validate all three and keep the best",
     )
     train.add_argument(
         "--pooling",
         choices=["spans", "sentences"],
-        default="spans",
-        help="sentence vectors from one contextual pass (spans, default) or re-encoded (sentences)",
+        default="sentences",
+        help="sentences re-encoded one by one (the shipped head) or pooled from one contextual "
+        "pass (spans: faster, a little less accurate)",
     )
     train.add_argument(
         "--no-normalize",
@@ -151,9 +152,9 @@ def add_parser(sub: Subparsers) -> None:
     )
     train.add_argument(
         "--augment",
-        default="shortened,spelling-errors",
-        help="meaning-keeping perturbations whose variants of each reply join training "
-        "('' for none)",
+        default="",
+        help="meaning-keeping perturbations whose variants of each reply join training, "
+        "e.g. shortened,spelling-errors (default none: they cost accuracy)",
     )
     train.add_argument(
         "--cv-quick",
