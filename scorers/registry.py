@@ -51,7 +51,9 @@ class JudgeOptions:
 def _head(_: str, **__: object) -> Scorer:
     from scorers.bert_head.head import load_head
 
-    return load_head("bert-head")
+    # Text addressed to the rater is not part of the reply to the person: the default
+    # head reads the reply without it, as the judges do (the raw head does not).
+    return InjectionGuard(load_head("bert-head"))
 
 
 def _raw_head(_: str, **__: object) -> Scorer:

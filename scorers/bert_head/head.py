@@ -36,8 +36,8 @@ from scorers.bert_head.encoder import Encoder, load_encoder
 HEAD_WEIGHTS = MODELS_DIR / "bert_head.safetensors"
 HEAD_CARD = CARDS_DIR / "bert-head.json"
 #: The shipped heads by scorer id: (weights, card). ``bert-head`` reads normalised
-#: text and was trained with meaning-keeping augmentations; ``bert-head-raw`` is
-#: the first head, kept so the Adversarial lab can show what fragility looks like.
+#: text and how the reply relates to the message; ``bert-head-raw`` is the first
+#: head, kept so the Adversarial lab can show what fragility looks like.
 HEADS: dict[str, tuple[Path, Path]] = {
     "bert-head": (HEAD_WEIGHTS, HEAD_CARD),
     "bert-head-raw": (MODELS_DIR / "bert_head_raw.safetensors", CARDS_DIR / "bert-head-raw.json"),
