@@ -48,7 +48,11 @@ def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
             fill="toself",
             opacity=0.6,
         )
-    fig.update_layout(title=f"{scorer}: mean per component", height=420)
+    fig.update_layout(
+        title=f"{scorer}: mean per component (1 at the centre, 3 at the edge)",
+        polar={"radialaxis": {"range": [1, 3]}},
+        height=420,
+    )
     return fig
 
 
@@ -69,7 +73,10 @@ def bars(summary: pd.DataFrame, scorer: str) -> go.Figure:
             },
         )
     fig.update_layout(
-        barmode="group", title=f"{scorer}: mean and 95% interval", yaxis_title="score", height=420
+        barmode="group",
+        title=f"{scorer}: mean and 95% interval",
+        yaxis={"title": "score", "range": [1, 3]},
+        height=420,
     )
     return fig
 
@@ -79,7 +86,9 @@ def distribution(df: pd.DataFrame, column: str) -> go.Figure:
     fig = go.Figure()
     for key, group in df.groupby(["responder", "strategy"], sort=False):
         fig.add_box(y=group[column], name=" · ".join(key), boxpoints="all", jitter=0.4)
-    fig.update_layout(title=f"Distribution of {column}", yaxis_title="score", height=420)
+    fig.update_layout(
+        title=f"Distribution of {column}", yaxis={"title": "score", "range": [0.9, 3.1]}, height=420
+    )
     return fig
 
 

@@ -2,7 +2,8 @@
 
 Every number is over the latest row of each planned key of the run's current
 plan. An *arm* is one responder with one strategy. Intervals are Student-t
-intervals of the mean (scipy); differences between arms are Wilcoxon
+intervals of the mean (scipy), clipped to the 1–3 scale: with few replies
+the raw interval runs past it (here −0.48 to 4.48), and no mean can. Differences between arms are Wilcoxon
 signed-rank tests over the questions both answered (each question's samples
 averaged first), Holm-corrected over every test in the table (statsmodels).
 
@@ -10,7 +11,7 @@ averaged first), Holm-corrected over every test in the table (statsmodels).
 >>> df = pd.DataFrame({"responder": ["a"] * 3, "strategy": ["s"] * 3, "x/overall": [1.0, 2.0, 3.0]})
 >>> row = arm_summary(df, ["x/overall"]).iloc[0]
 >>> int(row.n), float(row["mean"]), round(float(row.ci_low), 3), round(float(row.ci_high), 3)
-(3, 2.0, -0.484, 4.484)
+(3, 2.0, 1.0, 3.0)
 """
 
 from __future__ import annotations
@@ -55,7 +56,14 @@ def _identity(task: RowTask) -> dict[str, object]:
     return {name: getattr(task, name) for name in names}
 
 
-def _interval(values: pd.Series) -> tuple[int, float, float, float]:
+def _interval(
+    values: pd.Series, low: float = 1.0, high: float = 3.0
+) -> tuple[int, float, float, float]:
+    """n, mean and the 95 % t-interval, clipped to the scale (a mean cannot leave it).
+
+    >>> _interval(pd.Series([1.0, 3.0]))
+    (2, 2.0, 1.0, 3.0)
+    """
     values = values.dropna()
     n = len(values)
     if n == 0:
@@ -63,8 +71,8 @@ def _interval(values: pd.Series) -> tuple[int, float, float, float]:
     mean = float(values.mean())
     if n < 2 or values.std() == 0:
         return n, mean, mean if n > 1 else np.nan, mean if n > 1 else np.nan
-    low, high = stats.t.interval(0.95, n - 1, loc=mean, scale=stats.sem(values))
-    return n, mean, float(low), float(high)
+    lo, hi = stats.t.interval(0.95, n - 1, loc=mean, scale=stats.sem(values))
+    return n, mean, max(float(lo), low), min(float(hi), high)
 
 
 def arm_summary(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
