@@ -1,6 +1,6 @@
 """``cli.py align``: agreement of a scorer with human ratings; optionally calibrate it.
 
-    python cli.py align --bundled rubric-labels --scorer bert-head --output report.json
+    python cli.py align --bundled welivita --scorer bert-head --output report.json
     python cli.py align --input labelled.csv --scorer judge --human overall=rating --scale 1:5 \\
         --html report.html
     python cli.py align --bundled rubric-labels --sample 120 --scorer judge --calibrate \\
@@ -98,13 +98,16 @@ def print_table(title: str, components: dict) -> None:
 def run_align(args: argparse.Namespace) -> int:
     """Score the labelled rows, compare with people, write the report(s)."""
     from scorers.registry import get_scorer
-    from studies.labelled import without_ids
+    from studies.labelled import ALL_SEEN, without_ids
 
     try:
         scorer = get_scorer(args.scorer)
-        data = without_ids(load_data(args, scorer.rubric_id), scorer.seen_ids())
+        seen = frozenset() if args.cross_validated else scorer.seen_ids()  # out of fold
+        data = without_ids(load_data(args, scorer.rubric_id), seen)
     except (ValueError, KeyError) as exc:
         return fail(str(exc.args[0]), 2)
+    if not len(data):
+        return fail(ALL_SEEN.format(scorer=scorer.id), 2)
     reason = scorer.unavailable_reason()
     if reason:
         return fail(f"{scorer.id} is unavailable: {reason}", 2)

@@ -19,7 +19,7 @@ from reports import alignment as charts
 from scorers.calibration import CalibrationError, save_calibration
 from scorers.registry import offered_scorer_ids
 from studies import alignment
-from studies.labelled import BUNDLED, without_ids
+from studies.labelled import ALL_SEEN, BUNDLED, without_ids
 
 EXPLAINER = "\n".join(
     f"- **{k}**: {v}" for k, v in charts.EXPLAIN.items() if k in charts.TABLE_KEYS
@@ -55,6 +55,8 @@ def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, pr
     data = without_ids(
         labelled_set(source, upload, mapping, scale, sample, scorer.rubric_id), scorer.seen_ids()
     )
+    if not len(data):
+        raise gr.Error(ALL_SEEN.format(scorer=scorer.id))
     report = alignment.run_alignment(
         data, scorer, n_boot=int(boot), progress=gradio_progress(progress)
     )
@@ -131,7 +133,12 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
             scorer = gr.Dropdown(
                 scorers, value="bert-head", label="Scorer", allow_custom_value=True
             )
-            source = gr.Dropdown(sources, value="rubric-labels", label="Labelled replies")
+            source = gr.Dropdown(
+                sources,
+                value="welivita",
+                label="Labelled replies",
+                info="people's ratings the scorer never saw; the head trained on the rubric labels",
+            )
             sample = gr.Number(value=40, precision=0, label="Sample size (0 = all)")
             boot = gr.Number(value=200, precision=0, label="Bootstrap resamples")
         with gr.Row():

@@ -235,6 +235,15 @@ def subset(data: LabelledSet, sample: int, seed: int = 0) -> LabelledSet:
     )
 
 
+#: Why an agreement study refuses a set that the scorer has entirely seen.
+ALL_SEEN = (
+    "every one of these labelled replies was used to train or prompt {scorer}: its agreement "
+    "on them would show memory, not judgement. Pick another set (welivita, epitome, your own "
+    "CSV); for the BERT head's held-out agreement on the rubric labels run "
+    "python cli.py align --bundled rubric-labels --scorer bert-head --cross-validated"
+)
+
+
 def without_ids(data: LabelledSet, ids: frozenset[str] | set[str]) -> LabelledSet:
     """``data`` without the rows whose ``id`` is in ``ids`` (rows a scorer has seen).
 

@@ -53,9 +53,14 @@ def client() -> Iterator:
 @pytest.mark.slow
 def test_alignment_and_calibration_from_the_page(client) -> None:
     keys = [""] * 4
+    with pytest.raises(Exception, match="used to train or prompt bert-head"):
+        # the head trained on every rubric label: agreement there would be memory
+        client.predict(
+            "bert-head", "rubric-labels", None, "", "1:5", 24, 20, *keys, api_name="/align"
+        )
     summary, table, *_figures, files = client.predict(
         "bert-head",
-        "rubric-labels",
+        "welivita",
         None,
         "overall=rating",
         "1:5",
@@ -65,16 +70,11 @@ def test_alignment_and_calibration_from_the_page(client) -> None:
         api_name="/align",
     )
     assert "bert-head" in summary and "24 of 24 replies scored" in summary
-    assert table["headers"][:2] == ["statistic", "cognitive"]
+    assert table["headers"][:2] == ["statistic", "overall"]
     report_path = next(f for f in files if str(f).endswith(".json"))
     with open(report_path, encoding="utf-8") as fh:
         saved = json.load(fh)
-    assert set(saved) == {
-        "cognitive",
-        "emotional",
-        "behavioral",
-        "overall",
-    }
+    assert set(saved) == {"overall"}
     text, before, after = client.predict(0.5, False, api_name="/calibrate")
     assert "tested on 12 rows it never saw" in text
     assert before["headers"] == after["headers"]

@@ -173,6 +173,10 @@ class BertHead(Scorer):
         self.card = card
         self.encoder = encoder
 
+    def seen_ids(self) -> frozenset[str]:
+        """The rubric-label rows it was trained on (when its card says it trained on them)."""
+        return _training_ids(str(self.card.get("data_hash", "")))
+
     def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
         features = self.recipe.build(self.encoder, items)
         preds = np.stack([net(features) for net in self.nets])  # (heads, n, 3)
@@ -223,6 +227,19 @@ def read_head(
         )
     encoder = encoder or load_encoder(card.get("encoder_path"), card["encoder"])
     return BertHead(nets, FeatureRecipe(**card["recipe"]), card, encoder)
+
+
+@lru_cache(maxsize=2)
+def _training_ids(data_hash: str) -> frozenset[str]:
+    """Ids of the bundled rubric labels, if ``data_hash`` is theirs (else none)."""
+    from scorers.bert_head.training import data_hash as hash_of
+    from scorers.bert_head.training import load_labels
+
+    try:
+        labels = load_labels()
+    except (OSError, ValueError):
+        return frozenset()
+    return frozenset(labels.id.astype(str)) if hash_of(labels) == data_hash else frozenset()
 
 
 _LOAD_LOCK = threading.Lock()
