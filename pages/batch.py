@@ -128,7 +128,8 @@ def run_page(
             _STOPS.pop(str(folder), None)
     status = (
         f"**{outcome.done}** replies made, **{outcome.failed}** failed, "
-        f"**{outcome.skipped}** already done, **{outcome.not_run}** not run (stopped)."
+        f"**{outcome.skipped}** already done"
+        + (f", **{outcome.not_run}** not run (stopped)." if outcome.not_run else ".")
     )
     if not outcome.complete:
         status += " Press Run again to continue."
@@ -150,7 +151,14 @@ def stop_run(name: str) -> str:
 
 def _options() -> list[gr.components.Component]:
     with gr.Row():
-        n = gr.Slider(1, 100, value=20, step=1, label="Bundled questions to draw")
+        n = gr.Slider(
+            1,
+            100,
+            value=5,
+            step=1,
+            label="Bundled questions to draw",
+            info="start small: the local model takes 10–30 s a reply on a CPU",
+        )
         seed = gr.Number(0, precision=0, label="Draw (seed)")
         upload = gr.File(label="…or your own questions (CSV, 'question' column)", type="filepath")
     responders = gr.CheckboxGroup(

@@ -164,7 +164,11 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
         )
         with gr.Accordion("What do these numbers mean?", open=False):
             gr.Markdown(EXPLAINER)
-        scatter, dist, shift = gr.Plot(), gr.Plot(), gr.Plot()
+        scatter, dist, shift = (
+            gr.Plot(label="People (across) against the scorer (up)"),
+            gr.Plot(label="How the two sets of scores are spread"),
+            gr.Plot(label="How far the scorer's mean sits from people's"),
+        )
         files = gr.File(label="report.json and report.html", file_count="multiple")
         state = gr.State()
     go_align.click(
@@ -180,7 +184,7 @@ def _calibration_tab(state: gr.State) -> None:
     """The "Calibration" tab, fitted on the rows of the last agreement report."""
     with gr.Tab("Calibration"):
         gr.Markdown(
-            "Judges often overrate. A calibration learns, per component, how the scorer's values map onto people's (identity, linear, isotonic or ordinal, chosen by cross-validation) on part of the rows of the last report, and is tested on the rows it never saw. It only ever applies to the same scorer and prompt version."
+            "Scorers, LLM judges above all, often rate higher or lower than people. A calibration learns, per component, how the scorer's values map onto people's (identity, linear, isotonic or ordinal, chosen by cross-validation) on part of the rows of the last report, and is tested on the rows it never saw. It only ever applies to the same scorer and prompt version."
         )
         with gr.Row():
             share = gr.Slider(
