@@ -66,9 +66,14 @@ def scorer_setting(scorer: Scorer) -> str:
             f"t={getattr(scorer, 'temperature', 0.0)}",
             f"persona={persona.describe() if persona else ''}",
         ]
+    elif getattr(scorer, "prompt_version", None):  # a judge with its own prompt
+        parts.append(str(scorer.prompt_version))
     card = getattr(scorer, "card", None)
     if isinstance(card, dict) and card.get("data_hash"):
+        # The same labels can train different heads: the recipe tells them apart.
+        recipe = card.get("recipe") or {}
         parts.append(f"data={card['data_hash']}")
+        parts += [f"{k}={v}" for k, v in sorted(recipe.items()) if k != "use_message" or v]
     return "|".join(parts)
 
 

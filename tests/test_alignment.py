@@ -198,3 +198,17 @@ def test_cached_only_reports_on_a_run_still_going(tmp_path) -> None:
     assert later.calls == 0
     assert [s.ok for s in scores] == [True, True, True, False, False]
     assert scores[4].reason == "not in the score cache"
+
+
+def test_weighted_judge_calibration_refuses_another_prompt_version(monkeypatch) -> None:
+    """The shipped judge calibration applies to its prompt version and to no other."""
+    from scorers import registry
+    from scorers.calibration import CalibrationError
+    from scorers.judge import weighted
+
+    name = "judge-weighted/local/qwen2.5-coder-1.5b+calibrated:rubric-labels-0560ac7c"
+    assert registry.get_scorer(name).id == name
+    prompt = dict(weighted.load_prompt(), version="judge-weighted-v999")
+    monkeypatch.setattr(weighted, "load_prompt", lambda: prompt)
+    with pytest.raises(CalibrationError):
+        registry.get_scorer(name)

@@ -112,6 +112,11 @@ class WeightedJudge(Scorer):
 
         return LocalLlamaResponder(self.model).unavailable_reason()
 
+    @property
+    def prompt_version(self) -> str:
+        """The prompt's version: part of this judge's setting (caches, calibrations)."""
+        return str(load_prompt()["version"])
+
     def seen_ids(self) -> frozenset[str]:
         """The rubric-label rows shown in the prompt as anchors."""
         return frozenset(anchor_ids())
