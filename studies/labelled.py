@@ -226,12 +226,17 @@ def subset(data: LabelledSet, sample: int, seed: int = 0) -> LabelledSet:
     if sample >= len(data):
         return data
     pick = np.random.default_rng(seed).permutation(len(data))[:sample]
+    return _rows(data, list(pick), f"{data.note}; {sample} drawn at random (seed {seed})")
+
+
+def _rows(data: LabelledSet, rows: list[int], note: str) -> LabelledSet:
+    """``data`` cut to ``rows`` (in that order), every per-row field alike."""
     return replace(
         data,
-        items=[data.items[i] for i in pick],
-        human={k: v[pick] for k, v in data.human.items()},
-        extra={k: [v[i] for i in pick] for k, v in data.extra.items()},
-        note=f"{data.note}; {sample} drawn at random (seed {seed})",
+        items=[data.items[i] for i in rows],
+        human={k: v[rows] for k, v in data.human.items()},
+        extra={k: [v[i] for i in rows] for k, v in data.extra.items()},
+        note=note,
     )
 
 
@@ -259,10 +264,6 @@ def without_ids(data: LabelledSet, ids: frozenset[str] | set[str]) -> LabelledSe
     keep = [i for i, row_id in enumerate(row_ids) if row_id not in ids]
     if len(keep) == len(data):
         return data
-    return replace(
-        data,
-        items=[data.items[i] for i in keep],
-        human={k: v[keep] for k, v in data.human.items()},
-        extra={k: [v[i] for i in keep] for k, v in data.extra.items()},
-        note=f"{data.note}; {len(data) - len(keep)} rows the scorer was shown left out",
+    return _rows(
+        data, keep, f"{data.note}; {len(data) - len(keep)} rows the scorer was shown left out"
     )
