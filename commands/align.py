@@ -98,16 +98,15 @@ def print_table(title: str, components: dict) -> None:
 def run_align(args: argparse.Namespace) -> int:
     """Score the labelled rows, compare with people, write the report(s)."""
     from scorers.registry import get_scorer
-    from studies.labelled import ALL_SEEN, without_ids
+    from studies.labelled import unseen_by
 
     try:
         scorer = get_scorer(args.scorer)
-        seen = frozenset() if args.cross_validated else scorer.seen_ids()  # out of fold
-        data = without_ids(load_data(args, scorer.rubric_id), seen)
+        data = load_data(args, scorer.rubric_id)
+        if not args.cross_validated:  # out-of-fold scores are held out already
+            data = unseen_by(data, [scorer])
     except (ValueError, KeyError) as exc:
         return fail(str(exc.args[0]), 2)
-    if not len(data):
-        return fail(ALL_SEEN.format(scorer=scorer.id), 2)
     reason = scorer.unavailable_reason()
     if reason:
         return fail(f"{scorer.id} is unavailable: {reason}", 2)

@@ -19,7 +19,7 @@ from reports import alignment as charts
 from scorers.calibration import CalibrationError, save_calibration
 from scorers.registry import offered_scorer_ids
 from studies import alignment
-from studies.labelled import ALL_SEEN, BUNDLED, without_ids
+from studies.labelled import BUNDLED, unseen_by
 
 EXPLAINER = "\n".join(
     f"- **{k}**: {v}" for k, v in charts.EXPLAIN.items() if k in charts.TABLE_KEYS
@@ -52,11 +52,11 @@ def summary_markdown(report: dict) -> str:
 def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
     """Score, compare, draw; returns the page's outputs and the state for calibration."""
     scorer = checked_scorer(scorer_id, keys)
-    data = without_ids(
-        labelled_set(source, upload, mapping, scale, sample, scorer.rubric_id), scorer.seen_ids()
-    )
-    if not len(data):
-        raise gr.Error(ALL_SEEN.format(scorer=scorer.id))
+    data = labelled_set(source, upload, mapping, scale, sample, scorer.rubric_id)
+    try:
+        data = unseen_by(data, [scorer])
+    except ValueError as exc:
+        raise gr.Error(str(exc)) from None
     report = alignment.run_alignment(
         data, scorer, n_boot=int(boot), progress=gradio_progress(progress)
     )

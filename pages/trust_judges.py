@@ -16,7 +16,7 @@ from reports import alignment as charts
 from responders.registry import default_responder_ids
 from scorers.registry import SAMPLED_JUDGE
 from studies import alignment, panel
-from studies.labelled import ALL_SEEN, BUNDLED, without_ids
+from studies.labelled import BUNDLED, unseen_by
 
 #: Gradio fills a parameter whose default is a gr.Progress with the request's progress bar.
 _PROGRESS = gr.Progress()
@@ -69,12 +69,11 @@ def run_panel(judge_ids, source, sample, *keys, progress=_PROGRESS):  # type: ig
     if not judge_ids:
         raise gr.Error("Pick at least one judge.")
     scorers = [checked_scorer(j, keys) for j in judge_ids]
-    seen = frozenset().union(*(s.seen_ids() for s in scorers))
-    data = without_ids(
-        labelled_set(source, None, "", "1:3", sample or 20, scorers[0].rubric_id), seen
-    )
-    if not len(data):
-        raise gr.Error(ALL_SEEN.format(scorer=", ".join(judge_ids)))
+    data = labelled_set(source, None, "", "1:3", sample or 20, scorers[0].rubric_id)
+    try:
+        data = unseen_by(data, scorers)
+    except ValueError as exc:
+        raise gr.Error(str(exc)) from None
     result = panel.run_panel(data.items, scorers, progress=gradio_progress(progress))
     rows = [
         {

@@ -34,7 +34,7 @@ import pandas as pd
 
 from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
 from scorers.agreement import rescale
-from scorers.base import ScoreItem
+from scorers.base import ScoreItem, Scorer
 from scorers.rubric import DEFAULT_RUBRIC, load_rubric
 
 #: The bundled sets and what each one is, for menus and ``--help``.
@@ -267,3 +267,16 @@ def without_ids(data: LabelledSet, ids: frozenset[str] | set[str]) -> LabelledSe
     return _rows(
         data, keep, f"{data.note}; {len(data) - len(keep)} rows the scorer was shown left out"
     )
+
+
+def unseen_by(data: LabelledSet, scorers: Sequence[Scorer]) -> LabelledSet:
+    """``data`` without the rows any of ``scorers`` was trained on or shown.
+
+    Raises ValueError (:data:`ALL_SEEN`) when nothing is left: agreement on
+    those rows would measure memory.
+    """
+    seen = frozenset().union(*(s.seen_ids() for s in scorers))
+    left = without_ids(data, seen)
+    if not len(left):
+        raise ValueError(ALL_SEEN.format(scorer=", ".join(s.id for s in scorers)))
+    return left
