@@ -1,0 +1,75 @@
+"""A lasting message beside a button, instead of a toast that vanishes.
+
+A handler wrapped with :func:`reports_problems` returns the notice text as its
+first output. When it refuses (``gr.Error``, ``ValueError``) the reason stays
+in the notice and every other output is left exactly as it was
+(``gr.skip()``), so panels that never ran show no red "Error" badge.
+
+>>> @reports_problems(2)
+... def handler(text):
+...     if not text:
+...         raise ValueError("Type a message first.")
+...     return "", text.upper(), len(text)
+>>> handler("")[0]
+'⚠️ Type a message first.'
+>>> handler("hi")
+('', 'HI', 2)
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import gradio as gr
+
+#: Errors a handler raises to refuse with a reason a visitor can act on.
+REFUSALS: tuple[type[BaseException], ...] = (gr.Error, ValueError)
+
+
+def notice_box(**kwargs: Any) -> gr.Markdown:
+    """The Markdown that holds the lasting message (empty until there is one)."""
+    return gr.Markdown("", elem_classes=["notice"], **kwargs)
+
+
+def problem(exc: BaseException) -> str:
+    """The text shown for a refusal: the reason itself, marked as a problem."""
+    text = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    return f"⚠️ {text}"
+
+
+def _skips(n_other: int, message: str) -> tuple[Any, ...]:
+    return (message, *(gr.skip() for _ in range(n_other)))
+
+
+def reports_problems(n_other: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Wrap a handler (function or generator) whose first output is a notice box.
+
+    ``n_other`` is how many outputs follow the notice; on a refusal they are
+    skipped, not cleared.
+    """
+
+    def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.isgeneratorfunction(handler):
+
+            @functools.wraps(handler)
+            def gen(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    yield from handler(*args, **kwargs)
+                except REFUSALS as exc:
+                    yield _skips(n_other, problem(exc))
+
+            return gen
+
+        @functools.wraps(handler)
+        def plain(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return handler(*args, **kwargs)
+            except REFUSALS as exc:
+                return _skips(n_other, problem(exc))
+
+        return plain
+
+    return wrap
