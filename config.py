@@ -31,13 +31,10 @@ CARDS_DIR = ASSETS_DIR / "cards"
 MODELS_DIR = ASSETS_DIR / "models"
 #: Small data sets that ship with the app (bundled questions, examples).
 BUNDLED_DATA_DIR = ASSETS_DIR / "data"
-SHARED_DATA_DIR = ROOT.parent / "shared" / "data"
-#: The 1,024 rubric-labelled replies the BERT head is trained on.
-RUBRIC_LABELS_CSV = SHARED_DATA_DIR / "rubric_labels" / "rubric_labels.csv"
-COUNSELCHAT_CSV = SHARED_DATA_DIR / "counselchat" / "counsel_chat.csv"
-EPITOME_DIR = SHARED_DATA_DIR / "epitome"
-WELIVITA_CSV = SHARED_DATA_DIR / "welivita" / "ratings_shared.csv"
-EMPATHIC_STORIES_CSV = SHARED_DATA_DIR / "empathic_stories" / "stories_dev.csv"
+#: The 1,024 rubric-labelled replies (this project's own labels; they ship).
+RUBRIC_LABELS_CSV = BUNDLED_DATA_DIR / "rubric_labels.csv"
+#: Welivita & Pu's people ratings (CC BY-NC source data, shipped with attribution).
+WELIVITA_CSV = BUNDLED_DATA_DIR / "welivita_ratings.csv"
 #: Batch runs, one folder each (results.csv, run.json, report.html).
 RUNS_DIR = ROOT / "runs"
 #: Provider prices per million tokens, dated (for the cost of a batch).
@@ -139,6 +136,7 @@ class Settings:
     openai_compatible_models: tuple[str, ...]
     local_threads: int
     local_context: int
+    extra_data_dir: Path
     keys: Keys = field(repr=True)
 
     @classmethod
@@ -166,11 +164,23 @@ class Settings:
             ),
             local_threads=_int(merged, "EMPATHY_LAB_THREADS", max(1, os.cpu_count() or 1)),
             local_context=_int(merged, "EMPATHY_LAB_CONTEXT", 4096),
+            extra_data_dir=Path(
+                merged.get("EMPATHY_LAB_DATA_DIR", ROOT.parent / "shared" / "data")
+            ).expanduser(),
             keys=Keys({name: merged.get(name, "") for name in KEY_ENV_VARS}),
         )
 
 
 SETTINGS = Settings.from_env()
+#: Optional public sets that do not ship (their terms give no licence to redistribute):
+#: a folder laid out like the project's ``shared/data`` (``epitome/``,
+#: ``empathic_stories/``, ``counselchat/``). Set ``EMPATHY_LAB_DATA_DIR``; a development
+#: checkout finds ``../shared/data`` on its own.
+EXTRA_DATA_DIR = SETTINGS.extra_data_dir
+EPITOME_DIR = EXTRA_DATA_DIR / "epitome"
+EMPATHIC_STORIES_CSV = EXTRA_DATA_DIR / "empathic_stories" / "stories_dev.csv"
+#: CounselChat in full (MIT): only the tools that rebuild the bundled questions read it.
+COUNSELCHAT_CSV = EXTRA_DATA_DIR / "counselchat" / "counsel_chat.csv"
 #: Scores kept by studies (one CSV per scorer setting) so that a re-run is free.
 SCORE_CACHE_DIR = SETTINGS.cache_dir / "scores"
 #: Calibrations that ship with the app (JSON, named with their fit data's hash).

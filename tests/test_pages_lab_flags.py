@@ -131,12 +131,35 @@ def test_bad_lab_input_is_a_clear_message(client):
         client.predict("  ", "", ["leetspeak"], ["bert-head"], 0, RULES_ONLY, api_name="/lab")
 
 
+def _same_as_shown(stored: object, live: object, tol: float = 0.005) -> bool:
+    """Equal, with every number allowed to differ by less than the page's last shown digit."""
+    if isinstance(stored, dict) and isinstance(live, dict):
+        return stored.keys() == live.keys() and all(
+            _same_as_shown(stored[k], live[k], tol) for k in stored
+        )
+    if isinstance(stored, list) and isinstance(live, list):
+        return len(stored) == len(live) and all(map(_same_as_shown, stored, live))
+    both_numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (stored, live))
+    if both_numbers:
+        return abs(float(stored) - float(live)) < tol
+    return stored == live
+
+
+def test_same_as_shown_tolerates_rounding_but_not_changes():
+    assert _same_as_shown({"a": [2.2696257, "x"]}, {"a": [2.2696259, "x"]})
+    assert not _same_as_shown({"a": [2.26]}, {"a": [2.28]})
+    assert not _same_as_shown({"a": [2.26, "x"]}, {"a": [2.26, "y"]})
+
+
 def test_bundled_examples_show_precomputed_results_that_match_a_live_run():
     from pages.adversarial import EXAMPLES, PRECOMPUTED, pick_example
     from tools.precompute_examples import precompute
 
+    # Scores are compared at the precision the page shows (two decimals), not bit for bit:
+    # another CPU, thread count or BLAS rounds the 7th decimal differently.
     for example in EXAMPLES:
-        assert PRECOMPUTED[example["name"]] == json.loads(json.dumps(precompute(example))), (
+        live = json.loads(json.dumps(precompute(example)))
+        assert _same_as_shown(PRECOMPUTED[example["name"]], live), (
             "stale precomputed results: run python tools/precompute_examples.py"
         )
     reply, message, table, _chart, rows, _picker, note = pick_example(EXAMPLES[0]["name"])
