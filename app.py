@@ -10,6 +10,7 @@ import threading
 import gradio as gr
 
 from pages import adversarial, batch, compare, flags, resonance, stories, trust, vote
+from pages.widgets.style import CSS
 
 #: (tab title, page module); each module's ``demo`` also runs alone, and has its own
 #: URL (``/compare``, ``/adversarial`` …) so a link can open one page directly.
@@ -39,6 +40,8 @@ def route_of(page: object) -> str:
 def build_app() -> gr.Blocks:
     """Every page as a tab of one app, and each page again at its own URL."""
     with gr.Blocks(title="Empathy Lab") as app:
+        # The tabs are this page's navigation; the routes' link bar would repeat them.
+        gr.Navbar(visible=False)
         gr.Markdown(INTRO)
         for title, page in PAGES:
             with gr.Tab(title):
@@ -82,7 +85,7 @@ def start(**launch: object) -> gr.Blocks:
     preload()
     threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
     demo.queue(default_concurrency_limit=4)
-    demo.launch(**launch)  # type: ignore[arg-type]
+    demo.launch(**{"css": CSS, **launch})  # type: ignore[arg-type]
     return demo
 
 

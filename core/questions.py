@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,9 +48,33 @@ class Question:
     def attribution(self) -> str:
         """Credit line for the therapist's answer."""
         return (
-            f"Answer by {self.therapist} ({self.therapist_url}) on CounselChat, "
+            f"Answer by {credit(self.therapist, self.therapist_url)} ({self.therapist_url}) on CounselChat, "
             f"question {self.question_url}; data: nbertagnolli/counsel-chat (MIT)."
         )
+
+
+def credit(therapist: str, profile_url: str) -> str:
+    """A therapist's name and title apart; CounselChat's scraped credit runs them together.
+
+    The profile address spells the name (and often the letters after it), so the
+    name ends where the credit stops matching the address.
+
+    >>> credit("Sonya WilsonLicensed Professional Counselor", "https://x/therapists/sonya-wilson")
+    'Sonya Wilson — Licensed Professional Counselor'
+    >>> credit("Sherry Katz, LCSWCouples and Family Therapist", "https://x/sherry-katz-lcsw")
+    'Sherry Katz, LCSW — Couples and Family Therapist'
+    >>> credit("Jane Doe", "")
+    'Jane Doe'
+    """
+    slug = re.sub(r"[^a-z0-9]", "", profile_url.rstrip("/").rpartition("/")[2].lower())
+    cut = 0
+    for i, char in enumerate(therapist, start=1):
+        if char.isascii() and char.isalnum():
+            if re.sub(r"[^a-z0-9]", "", therapist[:i].lower()) not in slug:
+                break
+            cut = i
+    name, title = therapist[:cut].strip(" ,"), therapist[cut:].strip(" ,")
+    return f"{name} — {title}" if len(name) >= 3 and title else therapist
 
 
 def _key(text: str) -> str:

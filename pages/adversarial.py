@@ -18,6 +18,7 @@ from config import BUNDLED_DATA_DIR
 from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.questions import load_questions
 from core.textinput import InputError, clean_text
+from pages.widgets.notice import reports_problems
 from pages.widgets.progress import gradio_progress
 from pages.widgets.scores import names
 from perturbations.registry import PERTURBATIONS, resolve
@@ -237,12 +238,18 @@ def _lab_section() -> None:
     shown = [table, chart, rows_state, flag_pick, lab_note]
     example.change(pick_example, example, [reply, message, *shown], api_name=False)
     lab_event = run.click(
-        run_lab,
+        reports_problems(len(shown) - 1, at=shown.index(lab_note))(run_lab),
         [reply, message, perturbation_box, scorer_box, seed, rewriter],
         shown,
         api_name="lab",
     )
-    stop.click(lambda: "Stopped.", None, lab_note, cancels=[lab_event], api_name=False)
+    stop.click(
+        lambda: "Stopped: nothing was kept from this run.",
+        None,
+        lab_note,
+        cancels=[lab_event],
+        api_name=False,
+    )
     flag_button.click(
         flag_row, [rows_state, flag_pick, flag_note], flag_status, api_name="flag_lab_row"
     )

@@ -20,6 +20,7 @@ from core.questions import by_label, load_questions
 from core.textinput import InputError
 from pages.widgets.judge import judge_controls, judge_options
 from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.notice import reports_problems
 from pages.widgets.reply_panels import (
     RESPONDER_IDS,
     default_selection,
@@ -42,6 +43,10 @@ from scorers.registry import DEFAULT_SCORERS, get_scorer, offered_scorer_ids, sc
 from studies.rounds import Round, stream_round
 
 SCORER_IDS = offered_scorer_ids()
+SCROLL_TO_PROGRESS = (
+    "() => document.getElementById('compare-progress')"
+    "?.scrollIntoView({behavior: 'smooth', block: 'start'})"
+)
 
 
 def question_text(label: str | None) -> str:
@@ -80,7 +85,7 @@ def run_compare(
     the replies are still being written.
     """
     if not selected:
-        raise gr.Error("Tick at least one responder.")
+        raise ValueError("Tick at least one responder.")
     key_values, judge_values = rest[: len(KEY_ENV_VARS)], rest[len(KEY_ENV_VARS) :]
     keys = typed_keys(*(str(v or "") for v in key_values))
     options = judge_options(*judge_values) if len(judge_values) == 6 else {}  # type: ignore[arg-type]
@@ -101,7 +106,7 @@ def run_compare(
         )
         first = next(rounds)
     except InputError as exc:
-        raise gr.Error(str(exc)) from None
+        raise ValueError(str(exc)) from None
     shown_scores = -1
     state = first
     for state in itertools.chain([first], rounds):  # lazily: never wait for the whole round
@@ -122,7 +127,8 @@ def _round_updates(
     for (rid, _), score in state.scores.items():
         saved["scores"].setdefault(rid, []).append(score.to_dict())
     if with_scores:
-        table: object = score_rows(state.scores, names)
+        cut = frozenset(r for r, p in state.panels.items() if p.reply and p.reply.cut_off)
+        table: object = score_rows(state.scores, names, cut)
         plots: list[object] = [
             radar_by_scorer(state.scores, names),
             radar_by_responder(state.scores, names),
@@ -173,11 +179,15 @@ def _scores() -> tuple[gr.Markdown, gr.Dataframe, gr.Plot, gr.Plot]:
     """The scores section: what the numbers mean, cautions, the table and both radars."""
     gr.Markdown("### Scores\n" + SCORES_HELP)
     cautions = gr.Markdown(judge_cautions(DEFAULT_SCORERS), elem_id="scorer-cautions")
+    gr.Markdown(
+        "The table is wider than a phone: swipe it sideways to see every score →",
+        elem_classes=["scroll-cue"],
+    )
     table = gr.Dataframe(
         headers=SCORE_COLUMNS,
         interactive=False,
         wrap=True,
-        column_widths=["150px", "170px", "105px", "105px", "115px", "90px", "100px", "340px"],
+        column_widths=["130px", "150px", "95px", "95px", "100px", "80px", "90px", "320px"],
     )
     by_scorer = gr.Plot(label="By scorer")
     gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")
@@ -217,8 +227,12 @@ def build() -> gr.Blocks:
         scorer_box.change(judge_cautions, scorer_box, cautions, api_name=False)
         for box in keys_in:
             box.change(refresh_choices, keys_in, selected, api_name=False)
+        outputs = [*outputs, score_table, by_scorer, by_responder, progress, replies]
+        # The replies appear below the inputs: bring them into view as soon as work starts.
+        run.click(None, js=SCROLL_TO_PROGRESS)
         event = run.click(
-            run_compare,
+            # A refusal (empty or too long message, nothing ticked) stays in the progress line.
+            reports_problems(len(outputs) - 1, at=outputs.index(progress))(run_compare),
             [
                 message,
                 selected,
@@ -229,7 +243,7 @@ def build() -> gr.Blocks:
                 *keys_in,
                 *judge_boxes,
             ],
-            [*outputs, score_table, by_scorer, by_responder, progress, replies],
+            outputs,
             api_name="compare",
             concurrency_limit=4,
         )

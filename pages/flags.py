@@ -5,17 +5,48 @@ Runs alone with ``python -m pages.flags``.
 
 from __future__ import annotations
 
+import json
+
 import gradio as gr
 
 from core.flags import FIELDS, FlagLog, FlagLogError
+from pages.widgets.names import responder_name, scorer_name
 
-VIEW_COLUMNS = ["timestamp", "page", "responder_id", "perturbation_id", "note", "reply", "scores"]
-#: Readable headers for the viewer, in VIEW_COLUMNS order.
-VIEW_HEADERS = ["When (UTC)", "Page", "Responder", "Perturbation", "Note", "Reply", "Scores"]
+#: Readable headers for the viewer.
+VIEW_HEADERS = ["When (UTC)", "Page", "Reply from", "Perturbation", "Note", "Reply", "Scores"]
 DISK_NOTE = (
     "On a hosted Space the disk may be wiped when the Space restarts or sleeps: "
     "download the log to keep it."
 )
+
+
+def readable_scores(cell: str) -> str:
+    """The flag's scores as people read them, one scorer a line.
+
+    >>> readable_scores('[{"scorer_id": "bert-head", "overall": 2.345, "status": "ok"}]')
+    'Empathy head (MiniLM + trained head): overall 2.35'
+    >>> readable_scores('[{"scorer_id": "bert-head", "status": "unscored", "reason": "empty"}]')
+    'Empathy head (MiniLM + trained head): not scored (empty)'
+    """
+    try:
+        scores = json.loads(cell or "[]")
+    except json.JSONDecodeError:
+        return cell
+    lines = []
+    for s in scores if isinstance(scores, list) else []:
+        name = scorer_name(str(s.get("scorer_id", "")))
+        if s.get("status") == "ok" and isinstance(s.get("overall"), int | float):
+            lines.append(f"{name}: overall {s['overall']:.2f}")
+        else:
+            lines.append(f"{name}: not scored ({s.get('reason') or 'no reason given'})")
+    return "\n".join(lines)
+
+
+def _who(row: dict[str, str]) -> str:
+    """Who wrote the flagged reply; a lab flag names the perturbation that made it."""
+    if row.get("responder_id"):
+        return responder_name(row["responder_id"])
+    return "Adversarial lab variant" if row.get("perturbation_id") else "—"
 
 
 def latest_rows(n: float = 20) -> tuple[list[list[str]], str]:
@@ -25,7 +56,18 @@ def latest_rows(n: float = 20) -> tuple[list[list[str]], str]:
         rows = log.read()
     except FlagLogError as exc:
         return [], f"The log could not be read: {exc}"
-    view = [[row[c][:300] for c in VIEW_COLUMNS] for row in reversed(rows[-int(n) :])]
+    view = [
+        [
+            row["timestamp"],
+            row["page"],
+            _who(row),
+            row["perturbation_id"],
+            row["note"][:300],
+            row["reply"][:300],
+            readable_scores(row["scores"]),
+        ]
+        for row in reversed(rows[-int(n) :])
+    ]
     return view, f"{len(rows)} flagged case(s); showing the newest {len(view)}."
 
 
@@ -60,7 +102,7 @@ def build() -> gr.Blocks:
         refresh.click(log_file, None, download, api_name=False)
         page.load(latest_rows, count, [table, status], api_name=False)
         # Flags made on other pages show up without pressing Refresh.
-        gr.Timer(15).tick(latest_rows, count, [table, status], api_name=False)
+        gr.Timer(5).tick(latest_rows, count, [table, status], api_name=False)
     return page
 
 

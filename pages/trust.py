@@ -13,17 +13,17 @@ import gradio as gr
 
 from pages import trust_judges
 from pages.widgets.keys import key_boxes
+from pages.widgets.names import scorer_choices, scorer_name
+from pages.widgets.notice import notice_box, reports_problems
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import TABLE_HEADERS, UPLOAD, checked_scorer, labelled_set, table_frame
 from reports import alignment as charts
 from scorers.calibration import CalibrationError, save_calibration
 from scorers.registry import offered_scorer_ids
 from studies import alignment
-from studies.labelled import BUNDLED, unseen_by
+from studies.labelled import bundled_choices, unseen_by
 
-EXPLAINER = "\n".join(
-    f"- **{k}**: {v}" for k, v in charts.EXPLAIN.items() if k in charts.TABLE_KEYS
-)
+EXPLAINER = "\n".join(f"- **{charts.LABELS[k]}**: {charts.EXPLAIN[k]}" for k in charts.TABLE_KEYS)
 #: Gradio fills a parameter whose default is a gr.Progress with the request's progress bar.
 _PROGRESS = gr.Progress()
 
@@ -41,7 +41,7 @@ def summary_markdown(report: dict) -> str:
     )
     skipped = "; ".join(f"{n} unscored ({why})" for why, n in report["unscored"].items())
     return (
-        f"**{report['scorer']}** on **{report['data']}** ({report['note']}): "
+        f"**{scorer_name(report['scorer'])}** on **{report['data']}** ({report['note']}): "
         f"{report['n_scored']} of {report['n_rows']} replies scored{'; ' + skipped if skipped else ''}. "
         f"Overall it {lean} (Cohen's d {charts.fmt(d, 2)}); Krippendorff's α with people "
         f"{charts.fmt(overall['krippendorff_alpha'], 2)}; Spearman ρ {charts.fmt(overall['spearman_rho'], 2)}. "
@@ -86,7 +86,10 @@ def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, pr
 def run_calibration(state: dict | None, test_share: float, save: bool):  # type: ignore[no-untyped-def]
     """Fit on part of the last report's rows; before/after on the rest; optionally save."""
     if not state:
-        raise gr.Error("Run an alignment report first: the calibration is fitted on its rows.")
+        raise gr.Error(
+            "Run “Compare with people” on the first tab first: the calibration is fitted on "
+            "the rows of that report."
+        )
     try:
         study = alignment.calibration_study(
             state["data"], state["report"], test_share=float(test_share), n_boot=200
@@ -115,7 +118,7 @@ def build() -> gr.Blocks:
     scorers = offered_scorer_ids()
     with gr.Blocks(title="Empathy Lab · Trust") as page:
         gr.Markdown(
-            "## How far can a scorer be trusted?\nCompare a scorer with people's ratings, correct its bias, test a judge for position and length bias, and see where several judges disagree. The local judge takes seconds per reply on a CPU: start with a small sample."
+            "## How far can a scorer be trusted?\nCompare a scorer with people's ratings, correct its bias, test a judge for position and length bias, and see where several judges disagree. The local judge took 4–18 s per reply on a 2-core CPU (more when the machine is busy): start with a small sample."
         )
         keys, _ = key_boxes()
         state = _agreement_tab(scorers, keys)
@@ -127,11 +130,11 @@ def build() -> gr.Blocks:
 
 def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
     """The "Agreement with people" tab and its event; returns the report's state."""
-    sources = [*BUNDLED, UPLOAD]
+    sources = [*bundled_choices(), ("my CSV file (upload below)", UPLOAD)]
     with gr.Tab("Agreement with people"):
         with gr.Row():
             scorer = gr.Dropdown(
-                scorers, value="bert-head", label="Scorer", allow_custom_value=True
+                scorer_choices(scorers), value="bert-head", label="Scorer", allow_custom_value=True
             )
             source = gr.Dropdown(
                 sources,
@@ -141,7 +144,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
             )
             sample = gr.Number(value=40, precision=0, label="Sample size (0 = all)")
             boot = gr.Number(value=200, precision=0, label="Bootstrap resamples")
-        with gr.Row():
+        with gr.Row(visible=False) as upload_row:
             upload = gr.File(
                 label="Your CSV (reply, message, rating columns)",
                 file_types=[".csv"],
@@ -158,6 +161,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
                 info="bottom:top; mapped linearly onto the scorer's 1–3",
             )
         go_align = gr.Button("Compare with people", variant="primary")
+        notice = notice_box()
         summary = gr.Markdown()
         table = gr.Dataframe(
             headers=TABLE_HEADERS, label="Agreement (95 % bootstrap intervals)", wrap=True
@@ -171,10 +175,11 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
         )
         files = gr.File(label="report.json and report.html", file_count="multiple")
         state = gr.State()
+    source.change(lambda s: gr.update(visible=s == UPLOAD), source, upload_row)
     go_align.click(
-        run_align,
+        reports_problems(7)(lambda *a, progress=_PROGRESS: ("", *run_align(*a, progress=progress))),
         [scorer, source, upload, mapping, scale, sample, boot, *keys],
-        [summary, table, scatter, dist, shift, files, state],
+        [notice, summary, table, scatter, dist, shift, files, state],
         api_name="align",
     )
     return state
@@ -192,13 +197,17 @@ def _calibration_tab(state: gr.State) -> None:
             )
             keep = gr.Checkbox(label="Save it (usable as SCORER+calibrated:NAME)")
         go_cal = gr.Button("Fit and test a calibration", variant="primary")
+        notice = notice_box()
         cal_text = gr.Markdown()
         before, after = (
             gr.Dataframe(headers=TABLE_HEADERS, label="Before, on unseen rows", wrap=True),
             gr.Dataframe(headers=TABLE_HEADERS, label="After, same rows", wrap=True),
         )
     go_cal.click(
-        run_calibration, [state, share, keep], [cal_text, before, after], api_name="calibrate"
+        reports_problems(3)(lambda *a: ("", *run_calibration(*a))),
+        [state, share, keep],
+        [notice, cal_text, before, after],
+        api_name="calibrate",
     )
 
 

@@ -10,18 +10,30 @@ import pandas as pd
 
 from config import SETTINGS
 from pages.widgets.keys import typed_keys
+from pages.widgets.names import responder_choices, responder_name, scorer_choices
+from pages.widgets.notice import notice_box, reports_problems
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import TABLE_HEADERS, checked_scorer, labelled_set, table_frame
 from reports import alignment as charts
 from responders.registry import default_responder_ids
 from scorers.registry import SAMPLED_JUDGE
 from studies import alignment, panel
-from studies.labelled import BUNDLED, unseen_by
+from studies.labelled import bundled_choices, unseen_by
 
 #: Gradio fills a parameter whose default is a gr.Progress with the request's progress bar.
 _PROGRESS = gr.Progress()
 BIAS_HEADERS = ["component", "flip rate", "first shown wins", "longer wins", "final verdicts"]
 RANK_HEADERS = ["rank", "item", "strength", "low", "high", "wins", "losses"]
+PAIR_HEADERS = [
+    "question",
+    "first reply",
+    "second reply",
+    "cognitive",
+    "emotional",
+    "behavioral",
+    "overall",
+    "problem",
+]
 PANEL_HEADERS = [
     "component",
     "panel mean",
@@ -31,23 +43,63 @@ PANEL_HEADERS = [
 ]
 
 
+def _verdict_counts(final: dict[str, int]) -> str:
+    """``{"a": 2, "inconsistent": 1}`` → "first reply better 2, inconsistent 1"."""
+    words = {"a": "first reply better", "b": "second reply better", "tie": "tie"}
+    return ", ".join(f"{words.get(k, k)} {n}" for k, n in sorted(final.items())) or "none"
+
+
+def _ranking_frame(ranking: list[dict]) -> pd.DataFrame:
+    """The Bradley–Terry table with readable names, two decimals, '–' where no interval exists."""
+    rows = [
+        {
+            "rank": r["rank"],
+            "item": responder_name(r["item"]),
+            "strength": charts.fmt(r["strength"], 2),
+            "low": charts.fmt(r["low"], 2),
+            "high": charts.fmt(r["high"], 2),
+            "wins": r["wins"],
+            "losses": r["losses"],
+        }
+        for r in ranking
+    ]
+    return pd.DataFrame(rows, columns=RANK_HEADERS)
+
+
+def _pairs_frame(rows: list[dict]) -> pd.DataFrame:
+    """Every pair: who, the agreed verdict per component, or the error."""
+    out = [
+        {
+            "question": r["message"][:80] + ("…" if len(r["message"]) > 80 else ""),
+            "first reply": responder_name(r["reply_a_source"]),
+            "second reply": responder_name(r["reply_b_source"]),
+            **{n: r[f"{n}_final"] for n in ("cognitive", "emotional", "behavioral", "overall")},
+            "problem": r["error"],
+        }
+        for r in rows
+    ]
+    return pd.DataFrame(out, columns=PAIR_HEADERS)
+
+
 def run_pairwise(judge_id, responder_ids, n, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
     """Replies to the first ``n`` bundled questions, every pair judged in both orders."""
-    from commands.pairwise import collect_replies, judge_responder
+    from commands.pairwise import judge_responder
     from core.questions import load_questions
     from scorers.judge.pairwise import PairwiseJudge
     from studies.pairwise import run_pairwise as study
+    from studies.replies import collect_replies
 
     if len(responder_ids or []) < 2:
         raise gr.Error("Pick at least two responders.")
-    judge = PairwiseJudge(judge_responder(judge_id), keys=SETTINGS.keys.merged(typed_keys(*keys)))
+    typed = typed_keys(*keys)
+    judge = PairwiseJudge(judge_responder(judge_id), keys=SETTINGS.keys.merged(typed))
     reason = judge.unavailable_reason()
     if reason:
         raise gr.Error(f"{judge_id} cannot judge now: {reason}")
     messages = [q.question for q in load_questions()[: int(n)]]
     report = gradio_progress(progress)
-    replies = collect_replies(messages, list(responder_ids), 300, report)
-    result = study(messages, replies, judge, progress=report)
+    collected = collect_replies(messages, list(responder_ids), 300, report, keys=typed)
+    result = study(messages, collected.replies, judge, progress=report)
     bias = pd.DataFrame(
         [
             {
@@ -55,13 +107,18 @@ def run_pairwise(judge_id, responder_ids, n, *keys, progress=_PROGRESS):  # type
                 "flip rate": charts.fmt(v["flip_rate"], 2),
                 "first shown wins": charts.fmt(v["first_wins"], 2),
                 "longer wins": charts.fmt(v["longer_wins"], 2),
-                "final verdicts": str(v["final"]),
+                "final verdicts": _verdict_counts(v["final"]),
             }
             for k, v in result["summary"].items()
-        ]
+        ],
+        columns=BIAS_HEADERS,
     )
-    ranking = pd.DataFrame(result["ranking"], columns=RANK_HEADERS)
-    return bias, ranking, pd.DataFrame(result["rows"])
+    note = f"{len(result['rows'])} pairs judged in both orders."
+    if any(r["low"] != r["low"] for r in result["ranking"]):  # NaN: no interval
+        note += " '–' in low/high: too few agreed verdicts for an interval."
+    if collected.failures:
+        note += " Left out: " + "; ".join(collected.failures)
+    return note, bias, _ranking_frame(result["ranking"]), _pairs_frame(result["rows"])
 
 
 def run_panel(judge_ids, source, sample, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
@@ -99,26 +156,31 @@ def pairwise_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
         )
         with gr.Row():
             pjudge = gr.Dropdown(
-                [s for s in scorers if s.startswith("judge/")],
+                scorer_choices(s for s in scorers if s.startswith("judge/")),
                 value=SAMPLED_JUDGE,
                 label="Judge",
             )
             presp = gr.CheckboxGroup(
-                default_responder_ids(),
+                responder_choices(default_responder_ids()),
                 value=["human/counselchat", "local/qwen2.5-coder-1.5b"],
                 label="Responders",
             )
             pn = gr.Slider(1, 20, value=2, step=1, label="Bundled questions")
         go_pair = gr.Button("Compare in both orders", variant="primary")
+        notice = notice_box()
         bias, ranking, pair_rows = (
             gr.Dataframe(headers=BIAS_HEADERS, label="Position and length bias"),
-            gr.Dataframe(headers=RANK_HEADERS, label="Bradley–Terry ranking (agreed verdicts)"),
-            gr.Dataframe(label="Every pair", wrap=True),
+            gr.Dataframe(
+                headers=RANK_HEADERS,
+                label="Bradley–Terry ranking from agreed verdicts (strength: log-odds, mean 0; "
+                "low–high: 95 % bootstrap interval)",
+            ),
+            gr.Dataframe(headers=PAIR_HEADERS, label="Every pair", wrap=True),
         )
     go_pair.click(
-        run_pairwise,
+        reports_problems(3)(run_pairwise),
         [pjudge, presp, pn, *keys],
-        [bias, ranking, pair_rows],
+        [notice, bias, ranking, pair_rows],
         api_name="pairwise",
     )
 
@@ -130,14 +192,18 @@ def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             "Several judges on the same replies: their mean per component and how far apart they are."
         )
         with gr.Row():
-            pj = gr.CheckboxGroup(scorers, value=["bert-head"], label="Judges")
-            psource = gr.Dropdown(list(BUNDLED), value="welivita", label="Labelled replies")
+            pj = gr.CheckboxGroup(scorer_choices(scorers), value=["bert-head"], label="Judges")
+            psource = gr.Dropdown(bundled_choices(), value="welivita", label="Labelled replies")
             psample = gr.Number(value=10, precision=0, label="Sample size")
         go_panel = gr.Button("Run the panel", variant="primary")
+        notice = notice_box()
         panel_table, panel_align = (
             gr.Dataframe(headers=PANEL_HEADERS, label="Panel", wrap=True),
             gr.Dataframe(headers=TABLE_HEADERS, label="Panel mean against people", wrap=True),
         )
     go_panel.click(
-        run_panel, [pj, psource, psample, *keys], [panel_table, panel_align], api_name="panel"
+        reports_problems(2)(lambda *a, progress=_PROGRESS: ("", *run_panel(*a, progress=progress))),
+        [pj, psource, psample, *keys],
+        [notice, panel_table, panel_align],
+        api_name="panel",
     )

@@ -74,15 +74,44 @@ def fmt(value: Any, digits: int = 3) -> str:
     return f"{value:.{digits}f}"
 
 
-def table_rows(components: Mapping[str, Mapping[str, Any]]) -> list[list[str]]:
-    """One row per statistic, one column per compared name, "value [low, high]"."""
+#: Readable names of the statistics, for pages (the CLI and JSON keep the keys).
+LABELS: dict[str, str] = {
+    "n": "replies compared",
+    "pearson_r": "Pearson r",
+    "spearman_rho": "Spearman ρ (rank order)",
+    "cohens_d": "Cohen's d (shift)",
+    "wasserstein": "Wasserstein distance",
+    "krippendorff_alpha": "Krippendorff's α",
+    "qwk": "weighted κ on levels",
+    "mse": "mean squared error",
+    "bias_sq": "… of which bias²",
+    "variance_term": "… of which variance",
+    "f1": "F1 on levels",
+    "t_stat": "paired t",
+    "t_p": "p-value of the paired t",
+}
+#: Statistics shown without a bootstrap interval: counts, and a test and its p-value
+#: (an interval around a p-value has no useful reading).
+NO_INTERVAL = frozenset({"n", "t_stat", "t_p", "pearson_t", "pearson_p"})
+
+
+def table_rows(
+    components: Mapping[str, Mapping[str, Any]], readable: bool = False
+) -> list[list[str]]:
+    """One row per statistic, one column per compared name, "value [low, high]".
+
+    ``readable`` names rows as :data:`LABELS` does (pages); else by key (CLI).
+
+    >>> table_rows({"overall": {"n": 9, "t_p": 0.04, "ci": {"t_p": (0.01, 0.2)}}}, True)[-1]
+    ['p-value of the paired t', '0.04']
+    """
     rows = []
     for key in TABLE_KEYS:
-        row = [key]
+        row = [LABELS[key] if readable else key]
         for result in components.values():
             ci = result.get("ci", {}).get(key)
-            cell = fmt(result.get(key))
-            if ci and key != "n":
+            cell = fmt(result.get(key), 2)
+            if ci and key not in NO_INTERVAL:
                 cell += f" [{fmt(ci[0], 2)}, {fmt(ci[1], 2)}]"
             row.append(cell)
         rows.append(row)

@@ -35,7 +35,7 @@ def _same(name: str) -> str:
     return name
 
 
-def _wrap(text: str, width: int = 34) -> str:
+def _wrap(text: str, width: int = 24) -> str:
     return "<br>".join(textwrap.wrap(text, width)[:2]) or text
 
 
@@ -78,12 +78,13 @@ def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -
         radialaxis={"range": [0, 3], "tickvals": [1, 2, 3], "tickfont": {"size": 10}},
         angularaxis={"tickfont": {"size": 12}},
     )
-    fig.update_annotations(font_size=13)
+    fig.update_annotations(font_size=12, yshift=12)
     fig.update_layout(
         title={"text": title, "font": {"size": 15}},
-        height=330 * rows + 140,
-        margin={"t": 110, "b": 40, "l": 60, "r": 60},
-        legend={"orientation": "h", "y": -0.08, "x": 0},
+        height=330 * rows + 180,
+        margin={"t": 120, "b": 90, "l": 50, "r": 50},
+        # Below the plots, centred: on a phone it wraps onto more lines instead of being cut.
+        legend={"orientation": "h", "yanchor": "top", "y": -0.06, "x": 0.5, "xanchor": "center"},
     )
     return fig
 
@@ -118,8 +119,18 @@ SCORE_COLUMNS = [
 ]
 
 
-def score_rows(scores: ScoreTable, names: Names = _same) -> list[list[object]]:
-    """Rows for the scores table: who replied, who scored, four scores, status, why."""
+def score_rows(
+    scores: ScoreTable, names: Names = _same, cut_off: frozenset[str] = frozenset()
+) -> list[list[object]]:
+    """Rows for the scores table: who replied, who scored, four scores, status, why.
+
+    A responder in ``cut_off`` used its whole token limit: its row says the reply
+    was cut, since a scorer rated an unfinished reply.
+
+    >>> rows = score_rows({("a", "s"): Score.from_components("s", 2, 2, 2)}, cut_off=frozenset({"a"}))
+    >>> rows[0][0]
+    'a (cut at the token limit)'
+    """
     rows: list[list[object]] = []
     for (responder_id, scorer_id), score in sorted(scores.items()):
         values = [None if v is None else round(v, 2) for v in score.components().values()]
@@ -127,9 +138,15 @@ def score_rows(scores: ScoreTable, names: Names = _same) -> list[list[object]]:
         if score.note:
             why = f"{score.note}. {why}".strip()
         if score.spread is not None:
-            why = f"{why} (samples differ by ±{score.spread:.2f})".strip()
+            why = (
+                f"{why} (its repeated samples differ by ±{score.spread:.2f}: "
+                "the smaller, the surer)"
+            ).strip()
         status = "scored" if score.ok else "not scored"
-        rows.append([names(responder_id), names(scorer_id), *values, status, why])
+        who = names(responder_id)
+        if responder_id in cut_off:
+            who += " (cut at the token limit)"
+        rows.append([who, names(scorer_id), *values, status, why])
     return rows
 
 

@@ -50,7 +50,7 @@ def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str)
         f"<td>{' / '.join(_fmt(v) for v in originals[s].components().values())}</td>"
         for s in scorer_ids
     )
-    body.append(f"<tr><td><b>original</b></td><td></td><td></td>{original_cells}</tr>")
+    body.append(f"<tr><td><b>original</b></td>{original_cells}<td></td><td></td></tr>")
     for row in rows:
         cells = []
         for s in scorer_ids:
@@ -64,16 +64,18 @@ def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str)
             colour = "#b00" if delta < -0.25 else "#070" if delta > 0.25 else "inherit"
             cells.append(f"<td>{values} <b style='color:{colour}'>({delta:+.2f})</b></td>")
         variant = row.variant
+        # Scores come before the long text, so a phone shows them without scrolling.
         body.append(
             f"<tr><td><b>{html.escape(variant.perturbation_id)}</b></td>"
-            f"<td><small>{html.escape(how_made(variant.method))}</small></td>"
-            f"<td style='min-width:16em;max-width:40em'>{diff_html(variant.source, variant.text)}</td>"
             + "".join(cells)
-            + "</tr>"
+            + f"<td><small>{html.escape(how_made(variant.method))}</small></td>"
+            f"<td style='min-width:16em;max-width:40em'>{diff_html(variant.source, variant.text)}</td>"
+            "</tr>"
         )
     return (
-        "<div style='overflow-x:auto'><table><tr><th>change made</th><th>how</th>"
-        f"<th>modified text</th>{head}</tr>{''.join(body)}</table></div>"
+        "<div style='overflow-x:auto'><table><tr><th>change made</th>"
+        f"{head}<th>how</th><th>modified text</th></tr>{''.join(body)}</table></div>"
+        "<small>Wider than the screen? Swipe the table sideways to read the modified texts →</small>"
     )
 
 

@@ -3,19 +3,18 @@
 A :class:`LabelledSet` holds the items (reply and message), the human
 ratings per compared name (``overall``, ``cognitive`` …) already mapped
 linearly from the declared human scale onto the scorer's rubric scale, and
-where they came from. Bundled sets are read from ``../shared/data`` (paths
-in :mod:`config`); nothing of them ships with the app:
+where they came from. Two sets ship in ``assets/data`` (see its README);
+one is optional, because its terms give no licence to redistribute it:
 
-- ``rubric-labels``: 1,024 replies scored on the rubric (1–3 per component;
-  overall = their mean) by independent expert raters (see
-  ``../shared/data/rubric_labels/README.md``). The BERT head was trained on
-  them: its agreement on this set is in-sample;
-- ``welivita``: Welivita & Pu's EmpatheticDialogues openers, each with a
-  human, a ChatGPT and an empathy-prompted ChatGPT reply rated 1–3 overall by
-  people (source data CC BY-NC; research use);
-- ``epitome``: Sharma et al. (EMNLP 2020) Reddit replies with levels 0–2 of
-  Emotional Reactions (compared with Emotional) and Interpretations (with
-  Cognitive), mapped onto 1–3 (research use; cite the paper).
+- ``rubric-labels`` (ships): 1,024 replies scored on the rubric (1–3 per
+  component; overall = their mean) by independent expert raters. The BERT
+  head was trained on them: its agreement on this set is in-sample;
+- ``welivita`` (ships, CC BY-NC source data): Welivita & Pu's
+  EmpatheticDialogues openers, each with a human, a ChatGPT and an
+  empathy-prompted ChatGPT reply rated 1–3 overall by people;
+- ``epitome`` (optional, from ``EMPATHY_LAB_DATA_DIR``): Sharma et al. (EMNLP
+  2020) Reddit replies with levels 0–2 of Emotional Reactions (compared with
+  Emotional) and Interpretations (with Cognitive), mapped onto 1–3.
 
 >>> s = from_rows([{"reply": "So sorry.", "message": "I lost my dog.", "r": "5"}],
 ...               {"overall": "r"}, scale=(1, 5))
@@ -208,12 +207,46 @@ def load_bundled(name: str, sample: int | None = None, seed: int = 0) -> Labelle
         raise ValueError(f"unknown labelled set {name!r}; bundled: {', '.join(_LOADERS)}")
     if sample is not None and sample < 1:
         raise ValueError("the sample size must be at least 1")
-    try:
-        return _LOADERS[name](sample, seed)
-    except FileNotFoundError as exc:
-        raise ValueError(
-            f"the {name} data is missing ({exc.filename}); see ../shared/data/README.md"
-        ) from None
+    if not is_installed(name):
+        raise ValueError(NOT_INSTALLED[name])
+    return _LOADERS[name](sample, seed)
+
+
+#: What to say when an optional set is absent, and how to add it.
+NOT_INSTALLED: dict[str, str] = {
+    "epitome": (
+        "The EPITOME set is not installed: its terms give no licence to redistribute it, so "
+        "it does not ship with the app. To use it, get the three CSV files from its authors "
+        "(Sharma et al., EMNLP 2020) and start the app with EMPATHY_LAB_DATA_DIR set to a "
+        "folder that holds epitome/emotional-reactions-reddit.csv and "
+        "epitome/interpretations-reddit.csv (see docs/data.md)."
+    ),
+}
+_FILES = {
+    "rubric-labels": [RUBRIC_LABELS_CSV],
+    "welivita": [WELIVITA_CSV],
+    "epitome": [
+        EPITOME_DIR / "emotional-reactions-reddit.csv",
+        EPITOME_DIR / "interpretations-reddit.csv",
+    ],
+}
+
+
+def is_installed(name: str) -> bool:
+    """Whether the files of bundled set ``name`` are on this server.
+
+    >>> is_installed("rubric-labels")
+    True
+    """
+    return all(path.is_file() for path in _FILES[name])
+
+
+def bundled_choices() -> list[tuple[str, str]]:
+    """(label, name) for menus: each set described, an absent one marked as not installed."""
+    return [
+        (f"{text}" + ("" if is_installed(name) else " — not installed"), name)
+        for name, text in BUNDLED.items()
+    ]
 
 
 def subset(data: LabelledSet, sample: int, seed: int = 0) -> LabelledSet:

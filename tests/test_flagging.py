@@ -211,7 +211,7 @@ def test_a_log_with_a_1mb_cell_is_read_by_the_log_the_cli_and_the_flags_page(tmp
     )
     view, status = flags_page.latest_rows(20)
     assert "1 flagged case(s)" in status and len(view) == 1
-    assert view[0][flags_page.VIEW_COLUMNS.index("note")] == BIG[:300]
+    assert view[0][flags_page.VIEW_HEADERS.index("Note")] == BIG[:300]
 
 
 def test_a_1mb_note_is_refused_clearly_and_nothing_is_written(tmp_path):

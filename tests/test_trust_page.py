@@ -26,7 +26,7 @@ def test_page_helpers_explain_and_refuse(tmp_path) -> None:
     bad.write_text("reply,r\nhello,9\n", encoding="utf-8")
     with pytest.raises(gr.Error, match="outside the declared scale"):
         trust.labelled_set(trust.UPLOAD, str(bad), "overall=r", "1:5", 0, "counselling")
-    with pytest.raises(gr.Error, match="Run an alignment report first"):
+    with pytest.raises(gr.Error, match="Compare with people"):
         trust.run_calibration(None, 0.5, False)
     from studies import alignment
 
@@ -53,12 +53,13 @@ def client() -> Iterator:
 @pytest.mark.slow
 def test_alignment_and_calibration_from_the_page(client) -> None:
     keys = [""] * 4
-    with pytest.raises(Exception, match="used to train or prompt bert-head"):
-        # the head trained on every rubric label: agreement there would be memory
-        client.predict(
-            "bert-head", "rubric-labels", None, "", "1:5", 24, 20, *keys, api_name="/align"
-        )
-    summary, table, *_figures, files = client.predict(
+    # the head trained on every rubric label: agreement there would be memory. The refusal
+    # stays beside the button (a lasting notice), not in a toast.
+    notice, *_ = client.predict(
+        "bert-head", "rubric-labels", None, "", "1:5", 24, 20, *keys, api_name="/align"
+    )
+    assert notice.startswith("⚠️") and "used to train or prompt bert-head" in notice
+    notice, summary, table, *_figures, files = client.predict(
         "bert-head",
         "welivita",
         None,
@@ -69,12 +70,12 @@ def test_alignment_and_calibration_from_the_page(client) -> None:
         *keys,
         api_name="/align",
     )
-    assert "bert-head" in summary and "24 of 24 replies scored" in summary
+    assert notice == "" and "Empathy head" in summary and "24 of 24 replies scored" in summary
     assert table["headers"][:2] == ["statistic", "overall"]
     report_path = next(f for f in files if str(f).endswith(".json"))
     with open(report_path, encoding="utf-8") as fh:
         saved = json.load(fh)
     assert set(saved) == {"overall"}
-    text, before, after = client.predict(0.5, False, api_name="/calibrate")
+    _notice, text, before, after = client.predict(0.5, False, api_name="/calibrate")
     assert "tested on 12 rows it never saw" in text
     assert before["headers"] == after["headers"]

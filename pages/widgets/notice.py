@@ -40,14 +40,17 @@ def problem(exc: BaseException) -> str:
     return f"⚠️ {text}"
 
 
-def _skips(n_other: int, message: str) -> tuple[Any, ...]:
-    return (message, *(gr.skip() for _ in range(n_other)))
+def _skips(n_other: int, message: str, at: int) -> tuple[Any, ...]:
+    others = [gr.skip() for _ in range(n_other)]
+    return (*others[:at], message, *others[at:])
 
 
-def reports_problems(n_other: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Wrap a handler (function or generator) whose first output is a notice box.
+def reports_problems(
+    n_other: int, at: int = 0
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Wrap a handler (function or generator) whose output number ``at`` is a notice box.
 
-    ``n_other`` is how many outputs follow the notice; on a refusal they are
+    ``n_other`` is how many other outputs there are; on a refusal they are
     skipped, not cleared.
     """
 
@@ -59,7 +62,7 @@ def reports_problems(n_other: int) -> Callable[[Callable[..., Any]], Callable[..
                 try:
                     yield from handler(*args, **kwargs)
                 except REFUSALS as exc:
-                    yield _skips(n_other, problem(exc))
+                    yield _skips(n_other, problem(exc), at)
 
             return gen
 
@@ -68,7 +71,7 @@ def reports_problems(n_other: int) -> Callable[[Callable[..., Any]], Callable[..
             try:
                 return handler(*args, **kwargs)
             except REFUSALS as exc:
-                return _skips(n_other, problem(exc))
+                return _skips(n_other, problem(exc), at)
 
         return plain
 

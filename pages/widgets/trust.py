@@ -57,7 +57,7 @@ def labelled_set(
 
 def table_frame(components: dict) -> pd.DataFrame:
     """The statistics table with a plain-language column."""
-    rows = charts.table_rows(components)
+    rows = charts.table_rows(components, readable=True)
     frame = pd.DataFrame(rows, columns=["statistic", *components])
-    frame["what it means"] = [charts.EXPLAIN.get(r[0], "") for r in rows]
+    frame["what it means"] = [charts.EXPLAIN[key] for key in charts.TABLE_KEYS]
     return frame
