@@ -10,12 +10,12 @@
 from __future__ import annotations
 
 import argparse
-import csv
 from pathlib import Path
 
 from commands.common import Subparsers, fail, read_csv, say
 from config import SCORE_CACHE_DIR, USER_CALIBRATIONS_DIR
 from core.progress import terminal_progress
+from core.tables import write_table
 
 
 def parse_scale(text: str) -> tuple[int, int]:
@@ -76,14 +76,7 @@ def load_data(args: argparse.Namespace, rubric_id: str):
 
 def write_rows(path: str, rows: list[dict]) -> None:
     """The per-row CSV (ids, human ratings, scorer values, status)."""
-    from core.csvlog import sanitize_cell
-
-    fields = list(rows[0]) if rows else ["reply"]
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=fields)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: sanitize_cell("" if v is None else str(v)) for k, v in row.items()})
+    write_table(path, rows)
 
 
 def print_table(title: str, components: dict) -> None:

@@ -1,4 +1,4 @@
-"""What every command shares: messages for people, exit codes, reading CSV input.
+"""What every command shares: messages for people, exit codes, reading replies.
 
 Exit codes: 0 done, 1 a call failed, 2 bad input or an unknown or
 unavailable responder or scorer.
@@ -7,10 +7,9 @@ unavailable responder or scorer.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 
-from core import csvlog  # noqa: F401  (raises the CSV field-size limit: any cell size is read)
+from core.tables import read_csv
 
 #: ``commands/<name>.py`` modules each expose ``add_parser(sub)``.
 Subparsers = argparse._SubParsersAction
@@ -25,18 +24,6 @@ def fail(message: str, code: int) -> int:
     """Print ``error: message`` to stderr and return the exit code."""
     print(f"error: {message}", file=sys.stderr)
     return code
-
-
-def read_csv(path: str) -> list[dict[str, str]]:
-    """Rows of a UTF-8 CSV file as strings (cells of any size); ValueError with a clear message."""
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            rows = list(csv.DictReader(fh))
-    except FileNotFoundError:
-        raise ValueError(f"no such file: {path}") from None
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise ValueError(f"{path} is not a readable UTF-8 CSV file ({exc})") from None
-    return rows
 
 
 def load_replies(path: str | None, limit: int | None = None) -> list[dict[str, str]]:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 
 from commands.common import Subparsers, fail, load_replies, say
 from core.progress import terminal_progress
+from core.tables import TableWriter
 from responders.base import Responder
 from studies import robustness as rb
 
@@ -33,9 +33,7 @@ def run_perturb(args: argparse.Namespace) -> int:
         return fail(str(exc.args[0]), 2)
     fields = [*(list(rows[0]) if rows else ["reply"]), "perturbation", "seed", "text", "method"]
     fields.append("paired_message")  # the other person's message (wrong-message control only)
-    with open(args.output, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
-        writer.writeheader()
+    with TableWriter(args.output, fields) as out:
         for index, row in enumerate(rows):
             for p in perturbations:
                 variant = p(
@@ -44,7 +42,7 @@ def run_perturb(args: argparse.Namespace) -> int:
                     rewriter=rewriter,
                     message=row.get("message") or None,
                 )
-                writer.writerow(
+                out.write(
                     {
                         **row,
                         "perturbation": p.id,
@@ -54,7 +52,6 @@ def run_perturb(args: argparse.Namespace) -> int:
                         "paired_message": variant.message or "",
                     }
                 )
-            out.flush()
             print(f"perturbed {index + 1}/{len(rows)}", file=sys.stderr)
     print(f"wrote {len(rows) * len(perturbations)} rows to {args.output}", file=sys.stderr)
     return 0

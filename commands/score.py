@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 
 from commands.common import Subparsers, add_persona_options, fail, load_replies, persona
+from core.tables import TableWriter
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,9 +30,7 @@ def run(args: argparse.Namespace) -> int:
     fields = list(rows[0]) if rows else ["reply"]
     fields += [c for c in columns if c not in fields]
     unscored = 0
-    with open(args.output, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
-        writer.writeheader()
+    with TableWriter(args.output, fields) as out:
         for start in range(0, len(rows), args.batch_size):
             batch = rows[start : start + args.batch_size]
             items = [ScoreItem(r.get("reply") or "", r.get("message") or None) for r in batch]
@@ -45,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
                     unscored += 1
                     line = start + offset + 2  # the header is line 1
                     print(f"line {line}: unscored: {score.reason}", file=sys.stderr)
-                writer.writerow(row)
-            out.flush()
+                out.write(row)
             print(f"scored {min(start + args.batch_size, len(rows))}/{len(rows)}", file=sys.stderr)
     print(f"wrote {len(rows)} rows to {args.output} ({unscored} unscored)", file=sys.stderr)
     return 0

@@ -17,7 +17,6 @@ score moved by more than 0.25. :func:`run_robustness` is the whole study
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from core.progress import Progress, silent
+from core.tables import write_table
 from perturbations.base import Perturbation, Variant
 from responders.base import Responder
 from scorers.base import Score, ScoreItem, Scorer
@@ -132,11 +132,8 @@ def summarise(changes: Sequence[Change]) -> list[dict[str, object]]:
 
 
 def write_report(rows: Sequence[dict[str, object]], path: str | Path) -> None:
-    """Write :func:`summarise` rows as a UTF-8 CSV file."""
-    with open(path, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["perturbation"])
-        writer.writeheader()
-        writer.writerows(rows)
+    """Write :func:`summarise` rows as a formula-safe UTF-8 CSV file."""
+    write_table(path, rows, list(rows[0]) if rows else ["perturbation"])
 
 
 def _expectation(perturbation_id: str) -> str:

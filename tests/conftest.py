@@ -21,6 +21,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -41,6 +42,14 @@ for _name in KEY_VARS:
 for _name in BASE_URL_VARS:
     os.environ[_name] = DEAD_URL + ("/v1" if "OPENAI" in _name else "")
 os.environ["EMPATHY_LAB_FLAG_DIR"] = tempfile.mkdtemp(prefix="empathy-lab-test-flags-")
+# Every run starts with cold score and embedding caches, so no test passes on what an
+# earlier run (or another machine's rounding) left behind. Only the joined model file,
+# verified by its hash, is shared with the developer's cache (joining it takes minutes).
+_REAL_CACHE = Path(os.environ.get("EMPATHY_LAB_CACHE", Path.home() / ".cache" / "empathy-lab"))
+_TEST_CACHE = Path(tempfile.mkdtemp(prefix="empathy-lab-test-cache-"))
+(_REAL_CACHE.expanduser() / "models").mkdir(parents=True, exist_ok=True)
+(_TEST_CACHE / "models").symlink_to(_REAL_CACHE.expanduser() / "models", target_is_directory=True)
+os.environ["EMPATHY_LAB_CACHE"] = str(_TEST_CACHE)
 os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"  # no usage pings from launched apps
 os.environ["HF_HUB_OFFLINE"] = "1"  # the Hub is unreachable anyway: never try it
 

@@ -8,7 +8,7 @@ import gradio as gr
 import pandas as pd
 
 from commands.align import parse_mapping, parse_scale
-from commands.common import read_csv
+from core.tables import read_csv
 from pages.widgets.keys import typed_keys
 from reports import alignment as charts
 from scorers.calibration import CalibrationError
