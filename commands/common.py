@@ -15,6 +15,15 @@ from core.tables import read_csv
 Subparsers = argparse._SubParsersAction
 
 
+def comma_list(text: str) -> list[str]:
+    """An argparse type: ``"a, b,,a"`` → ``["a", "b"]`` (trimmed, empty parts and repeats dropped).
+
+    >>> comma_list(" bert-head, judge ,,bert-head")
+    ['bert-head', 'judge']
+    """
+    return list(dict.fromkeys(part.strip() for part in (text or "").split(",") if part.strip()))
+
+
 def say(text: str) -> None:
     """Progress for people: to stderr, at once."""
     print(text, file=sys.stderr, flush=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from commands.common import Subparsers, fail, load_replies, say
+from commands.common import Subparsers, comma_list, fail, load_replies, say
 from core.progress import terminal_progress
 from core.tables import TableWriter
 from responders.base import Responder
@@ -66,7 +66,7 @@ def run_robustness(args: argparse.Namespace) -> int:
     try:
         rows = load_replies(args.input, args.limit)
         perturbations = resolve(args.perturbations)
-        scorers = [get_scorer(s) for s in args.scorers.split(",") if s.strip()]
+        scorers = [get_scorer(s) for s in args.scorers]
         rewriter = rewriter_for(args.rewriter)
     except (ValueError, KeyError) as exc:
         return fail(str(exc.args[0]), 2)
@@ -107,7 +107,9 @@ def add_parser(sub: Subparsers) -> None:
 
     robust = sub.add_parser("robustness", help="how scores move under perturbations")
     robust.add_argument("--input", default=None, help="CSV of replies (default: 100 bundled)")
-    robust.add_argument("--scorers", default="bert-head", help="comma-separated scorer ids")
+    robust.add_argument(
+        "--scorers", type=comma_list, default=["bert-head"], help="comma-separated scorer ids"
+    )
     robust.add_argument("--perturbations", default="all")
     robust.add_argument("--seed", type=int, default=0)
     robust.add_argument("--limit", type=int, default=None, help="use only the first N replies")

@@ -30,7 +30,7 @@ from pages.widgets.reply_panels import (
     reply_panels,
     responder_choices,
 )
-from pages.widgets.scores import SCORES_HELP, judge_cautions, names
+from pages.widgets.scores import SCORES_HELP, judge_cautions, names, ticked_by_default
 from reports.charts import (
     RADAR_CAPTION,
     SCORE_COLUMNS,
@@ -163,14 +163,16 @@ def _inputs() -> tuple[gr.components.Component, ...]:
                 run = gr.Button("Get replies", variant="primary")
                 stop = gr.Button("Stop", variant="secondary")
             with gr.Accordion(
-                "Who scores the replies (the empathy head and the local judge)", open=False
+                "Who scores the replies (the empathy head; judges one click away)", open=False
             ):
+                ticked, why = ticked_by_default(DEFAULT_SCORERS)
                 scorer_box = gr.CheckboxGroup(
                     choices=[(scorer_label(s), s) for s in SCORER_IDS],
-                    value=list(DEFAULT_SCORERS),
+                    value=ticked,
                     show_label=False,
-                    info="Hover a name for its id. Cloud judges need their key.",
+                    info="Cloud judges need their key.",
                 )
+                gr.Markdown(why)
     picker.change(question_text, picker, message, api_name=False)
     return message, selected, scorer_box, run, stop
 
@@ -178,7 +180,9 @@ def _inputs() -> tuple[gr.components.Component, ...]:
 def _scores() -> tuple[gr.Markdown, gr.Dataframe, gr.Plot, gr.Plot]:
     """The scores section: what the numbers mean, cautions, the table and both radars."""
     gr.Markdown("### Scores\n" + SCORES_HELP)
-    cautions = gr.Markdown(judge_cautions(DEFAULT_SCORERS), elem_id="scorer-cautions")
+    cautions = gr.Markdown(
+        judge_cautions(ticked_by_default(DEFAULT_SCORERS)[0]), elem_id="scorer-cautions"
+    )
     gr.Markdown(
         "The table is wider than a phone: swipe it sideways to see every score →",
         elem_classes=["scroll-cue"],

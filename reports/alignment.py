@@ -41,6 +41,8 @@ EXPLAIN: dict[str, str] = {
     "human_sd": "How much people's ratings vary.",
     "scorer_sd": "How much the scorer's values vary (smaller than people's: it plays safe).",
 }
+#: Legends sit under the plot, so a phone's narrow screen does not squeeze the plot itself.
+BELOW = {"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.5, "xanchor": "center"}
 #: The columns of the summary table, in order.
 TABLE_KEYS = (
     "n",
@@ -159,10 +161,11 @@ def scatter(
         )
     )
     fig.update_layout(
-        title="People's rating (x) against the scorer (y), jittered; above the line = scorer rates higher",
+        title="People (across) against the scorer (up);<br>above the line: the scorer rates higher",
         xaxis_title="people",
         yaxis_title="scorer",
-        height=460,
+        height=480,
+        legend=BELOW,
     )
     return fig
 
@@ -188,7 +191,9 @@ def distributions(
                 row=1,
                 col=col,
             )
-    fig.update_layout(barmode="overlay", title="How the two sets of values spread", height=360)
+    fig.update_layout(
+        barmode="overlay", title="How the two sets of values spread", height=380, legend=BELOW
+    )
     return fig
 
 
@@ -205,7 +210,7 @@ def mean_shift(components: Mapping[str, Mapping[str, Any]]) -> go.Figure:
         )
     )
     fig.update_layout(
-        title="Mean shift (scorer − people), in scale points; d is Cohen's d",
+        title="Mean shift (scorer − people), in scale points;<br>d is Cohen's d (the shift in SDs)",
         yaxis_title="scorer − people",
         height=340,
     )

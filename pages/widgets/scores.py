@@ -40,6 +40,34 @@ def _cards() -> dict[str, dict]:
     return cards
 
 
+#: A judge is ticked by default only when its measured overall Spearman with held-out
+#: expert labels (from its card) reaches this; below it, it stays one click away.
+DEFAULT_BAR = 0.55
+
+
+def ticked_by_default(scorer_ids: Iterable[str]) -> tuple[list[str], str]:
+    """The scorers ticked for a keyless visitor, and why any was left unticked.
+
+    >>> ticked, why = ticked_by_default(["bert-head", "judge-weighted/local/qwen2.5-coder-1.5b"])
+    >>> ticked == ["bert-head"] and "0.55" in why
+    True
+    """
+    ticked, notes = [], []
+    for sid in scorer_ids:
+        measured = _cards().get(sid, {}).get("measured", {})
+        rho = measured.get("spearman_overall")
+        if sid.startswith("judge") and (rho is None or rho < DEFAULT_BAR):
+            shown = "not measured" if rho is None else f"Spearman {rho:.2f}"
+            notes.append(
+                f"**{scorer_label(sid)}** is not ticked: on held-out expert labels its overall "
+                f"agreement ({shown}) is under the {DEFAULT_BAR:.2f} this app asks of a default "
+                "judge, and it adds seconds per reply. Tick it to see its scores and reasons."
+            )
+        else:
+            ticked.append(sid)
+    return ticked, "\n\n".join(notes)
+
+
 def judge_cautions(scorer_ids: Iterable[str] | None) -> str:
     """How far each chosen scorer can be trusted, from its card (one line each).
 
