@@ -40,14 +40,14 @@ def route_of(page: object) -> str:
 def build_app() -> gr.Blocks:
     """Every page as a tab of one app, and each page again at its own URL."""
     with gr.Blocks(title="Empathy Lab") as app:
-        # The tabs are this page's navigation; the routes' link bar would repeat them.
+        # The tabs are this page's navigation; a link bar of the routes would repeat them.
         gr.Navbar(visible=False)
         gr.Markdown(INTRO)
         for title, page in PAGES:
             with gr.Tab(title):
                 page.demo.render()
     for title, page in PAGES:
-        with app.route(title, route_of(page)):
+        with app.route(title, route_of(page), show_in_navbar=False):
             page.build()
     return app
 

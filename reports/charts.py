@@ -139,7 +139,7 @@ def score_rows(
             why = f"{score.note}. {why}".strip()
         if score.spread is not None:
             why = (
-                f"{why} (its repeated samples differ by ±{score.spread:.2f}: "
+                f"{why} (its repeated samples or ensemble members differ by ±{score.spread:.2f}: "
                 "the smaller, the surer)"
             ).strip()
         status = "scored" if score.ok else "not scored"
