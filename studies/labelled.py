@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
+from core import datasets
 from scorers.agreement import rescale
 from scorers.base import ScoreItem, Scorer
 from scorers.rubric import DEFAULT_RUBRIC, load_rubric
@@ -135,67 +136,39 @@ def _pick(df: pd.DataFrame, sample: int | None, seed: int) -> pd.DataFrame:
     return df.reset_index(drop=True)
 
 
+def _items(df: pd.DataFrame) -> list[ScoreItem]:
+    return [
+        ScoreItem(str(r), str(m) if isinstance(m, str) else None)
+        for r, m in zip(df.reply, df.message, strict=True)
+    ]
+
+
 def _rubric_labels(sample: int | None, seed: int) -> LabelledSet:
-    df = _pick(pd.read_csv(RUBRIC_LABELS_CSV), sample, seed)
+    df = _pick(datasets.rubric_labels(), sample, seed)
     comps = ["cognitive", "emotional", "behavioral"]
     human = {c: df[c].to_numpy(dtype=float) for c in comps}
     human["overall"] = df[comps].to_numpy(dtype=float).mean(1)
-    items = [
-        ScoreItem(str(r), str(m) if isinstance(m, str) else None)
-        for r, m in zip(df.reply, df.message, strict=True)
-    ]
     note = "rubric labels (expert raters; the BERT head was trained on all 1,024)"
-    return LabelledSet(
-        "rubric-labels",
-        items,
-        human,
-        1,
-        3,
-        note,
-        {"id": df.id.astype(str).tolist(), "source": df.source.astype(str).tolist()},
-    )
+    extra = {"id": df.id.astype(str).tolist(), "source": df.source.astype(str).tolist()}
+    return LabelledSet("rubric-labels", _items(df), human, 1, 3, note, extra)
 
 
 def _welivita(sample: int | None, seed: int) -> LabelledSet:
-    wel = pd.read_csv(WELIVITA_CSV)
-    parts = []
-    for kind in ("human", "chatgpt", "chatgpt_empathy"):
-        part = wel[["dialog_id", "speaker_uttr", f"response_{kind}", f"rating_{kind}"]].copy()
-        part.columns = ["dialog_id", "message", "reply", "rating"]
-        part["kind"] = kind
-        parts.append(part)
-    df = pd.concat(parts).dropna(subset=["reply", "rating"])
-    df = _pick(df[df.reply.astype(str).str.strip() != ""], sample, seed)
-    items = [
-        ScoreItem(str(r), str(m) if isinstance(m, str) else None)
-        for r, m in zip(df.reply, df.message, strict=True)
-    ]
+    df = _pick(datasets.welivita_long(), sample, seed)
     note = "Welivita & Pu ratings (people, 1–3 overall; CC BY-NC source data)"
     extra = {"id": df.dialog_id.astype(str).tolist(), "source": ("welivita:" + df.kind).tolist()}
-    return LabelledSet(
-        "welivita", items, {"overall": df.rating.to_numpy(dtype=float)}, 1, 3, note, extra
-    )
+    human = {"overall": df.rating.to_numpy(dtype=float)}
+    return LabelledSet("welivita", _items(df), human, 1, 3, note, extra)
 
 
 def _epitome(sample: int | None, seed: int) -> LabelledSet:
-    er = pd.read_csv(EPITOME_DIR / "emotional-reactions-reddit.csv").drop_duplicates(
-        ["sp_id", "rp_id"]
-    )
-    ip = pd.read_csv(EPITOME_DIR / "interpretations-reddit.csv").drop_duplicates(["sp_id", "rp_id"])
-    df = er.merge(ip[["sp_id", "rp_id", "level"]], on=["sp_id", "rp_id"], suffixes=("_er", "_ip"))
-    df = _pick(df.dropna(subset=["response_post"]), sample, seed)
+    df = _pick(datasets.epitome_pairs(), sample, seed)
     human = {
         "emotional": rescale(df.level_er.to_numpy(dtype=float), 0, 2, 1, 3),
         "cognitive": rescale(df.level_ip.to_numpy(dtype=float), 0, 2, 1, 3),
     }
-    items = [
-        ScoreItem(str(r), str(m) if isinstance(m, str) else None)
-        for r, m in zip(df.response_post, df.seeker_post, strict=True)
-    ]
     note = "EPITOME levels 0–2 mapped onto 1–3 (Emotional Reactions → emotional, Interpretations → cognitive)"
-    return LabelledSet(
-        "epitome", items, human, 1, 3, note, {"id": (df.sp_id + "/" + df.rp_id).tolist()}
-    )
+    return LabelledSet("epitome", _items(df), human, 1, 3, note, {"id": df.id.tolist()})
 
 
 _LOADERS = {"rubric-labels": _rubric_labels, "welivita": _welivita, "epitome": _epitome}
