@@ -20,7 +20,7 @@ from core.questions import by_label, load_questions
 from core.textinput import InputError
 from pages.widgets.judge import judge_controls, judge_options
 from pages.widgets.keys import key_boxes, typed_keys
-from pages.widgets.notice import reports_problems
+from pages.widgets.notice import reports_problems, scroll_cue
 from pages.widgets.reply_panels import (
     RESPONDER_IDS,
     default_selection,
@@ -183,10 +183,7 @@ def _scores() -> tuple[gr.Markdown, gr.Dataframe, gr.Plot, gr.Plot]:
     cautions = gr.Markdown(
         judge_cautions(ticked_by_default(DEFAULT_SCORERS)[0]), elem_id="scorer-cautions"
     )
-    gr.Markdown(
-        "The table is wider than a phone: swipe it sideways to see every score →",
-        elem_classes=["scroll-cue"],
-    )
+    scroll_cue()
     table = gr.Dataframe(
         headers=SCORE_COLUMNS,
         interactive=False,

@@ -14,7 +14,7 @@ import gradio as gr
 from pages import trust_judges
 from pages.widgets.keys import key_boxes
 from pages.widgets.names import scorer_choices, scorer_name
-from pages.widgets.notice import notice_box, reports_problems
+from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import TABLE_HEADERS, UPLOAD, checked_scorer, labelled_set, table_frame
 from reports import alignment as charts
@@ -163,6 +163,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
         go_align = gr.Button("Compare with people", variant="primary")
         notice = notice_box()
         summary = gr.Markdown()
+        scroll_cue()
         table = gr.Dataframe(
             headers=TABLE_HEADERS, label="Agreement (95 % bootstrap intervals)", wrap=True
         )

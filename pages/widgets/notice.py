@@ -34,6 +34,14 @@ def notice_box(**kwargs: Any) -> gr.Markdown:
     return gr.Markdown("", elem_classes=["notice"], **kwargs)
 
 
+def scroll_cue() -> gr.Markdown:
+    """A line shown on narrow screens only: the table below scrolls sideways."""
+    return gr.Markdown(
+        "The table is wider than this screen: swipe it sideways to see every column →",
+        elem_classes=["scroll-cue"],
+    )
+
+
 def problem(exc: BaseException) -> str:
     """The text shown for a refusal: the reason itself, marked as a problem."""
     text = getattr(exc, "message", None) or str(exc) or type(exc).__name__
