@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from config import APP_VERSION, SETTINGS
-from core.csvlog import CsvLog, CsvLogError, read_log
+from core.csvlog import CsvLog, CsvLogError
 
 FLAG_FILE_NAME = "flags.csv"
 FIELDS: tuple[str, ...] = (
@@ -133,8 +133,3 @@ class FlagLog(CsvLog):
     def append(self, record: FlagRecord, secrets: Iterable[str] = ()) -> dict[str, str]:  # type: ignore[override]
         """Append one flagged case; returns the row as written. Raises :class:`FlagLogError`."""
         return super().append(record.values(), secrets)
-
-
-def read_flags(path: Path) -> list[dict[str, str]]:
-    """Parse a flag log; a damaged or hand-edited line raises :class:`FlagLogError` naming it."""
-    return read_log(path, FIELDS)

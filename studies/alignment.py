@@ -162,17 +162,7 @@ def calibration_study(
     """
     values = report["values"]
     fit, test = split_rows(len(data), test_share, seed)
-    calibration = fit_calibration(
-        {k: v[fit] for k, v in values.items()},
-        {k: v[fit] for k, v in data.human.items()},
-        scorer_id=report["scorer"],
-        setting=report["setting"],
-        low=data.low,
-        high=data.high,
-        label=label or data.name,
-        prompt_version=report.get("prompt_version"),
-        seed=seed,
-    )
+    calibration = calibration_for(data, report, label=label, seed=seed, rows=fit)
     calibrated = apply_to_values(calibration, values, data)
     return {
         "calibration": calibration,
@@ -205,12 +195,17 @@ def apply_to_values(
 
 
 def calibration_for(
-    data: LabelledSet, report: dict[str, Any], label: str | None = None, seed: int = 0
+    data: LabelledSet,
+    report: dict[str, Any],
+    label: str | None = None,
+    seed: int = 0,
+    rows: np.ndarray | None = None,
 ) -> Calibration:
-    """A calibration fitted on every scored row of ``report`` (to save and ship)."""
+    """A calibration fitted on ``rows`` of ``report`` (default: every scored row)."""
+    pick = slice(None) if rows is None else rows
     return fit_calibration(
-        report["values"],
-        data.human,
+        {k: v[pick] for k, v in report["values"].items()},
+        {k: v[pick] for k, v in data.human.items()},
         scorer_id=report["scorer"],
         setting=report["setting"],
         low=data.low,

@@ -10,8 +10,8 @@ import pytest
 
 import config
 from config import Keys
-from core.csvlog import CsvLog
-from core.flags import FIELDS, FlagLog, FlagLogError, FlagRecord, read_flags
+from core.csvlog import CsvLog, read_log
+from core.flags import FIELDS, FlagLog, FlagLogError, FlagRecord
 
 INJECTIONS = [
     '=HYPERLINK("http://evil.example","click")',
@@ -148,7 +148,7 @@ def test_damaged_log_names_the_bad_line(tmp_path, damage, message):
     path = tmp_path / "flags.csv"
     path.write_text(damage(path.read_text(encoding="utf-8")), encoding="utf-8", newline="")
     with pytest.raises(FlagLogError, match=message):
-        read_flags(path)
+        read_log(path, FIELDS)
 
 
 def test_binary_log_is_a_clear_error(tmp_path):
@@ -171,7 +171,7 @@ def test_cli_exports_and_reports_damage(tmp_path):
     out = tmp_path / "copy.csv"
     result = run_cli("flags", "--output", str(out), "--flag-dir", str(tmp_path))
     assert result.returncode == 0 and "exported 1" in result.stdout
-    assert read_flags(out)[0]["note"] == "note 1"
+    assert read_log(out, FIELDS)[0]["note"] == "note 1"
 
     with (tmp_path / "flags.csv").open("a", encoding="utf-8") as fh:
         fh.write("broken,row\n")
@@ -201,7 +201,7 @@ def test_a_log_with_a_1mb_cell_is_read_by_the_log_the_cli_and_the_flags_page(tmp
     out = tmp_path / "copy.csv"
     result = run_cli("flags", "--output", str(out), "--flag-dir", str(tmp_path))
     assert result.returncode == 0 and "exported 1" in result.stdout, result.stderr
-    assert read_flags(out)[0]["note"] == BIG
+    assert read_log(out, FIELDS)[0]["note"] == BIG
 
     from core import flags as flagging
     from pages import flags as flags_page

@@ -14,7 +14,7 @@ from gradio_client.exceptions import AppError
 import config
 from config import Keys
 from core import flags as flagging
-from core.csvlog import MAX_CELL_CHARS
+from core.csvlog import MAX_CELL_CHARS, read_log
 from core.flags import FIELDS, FlagLog
 from core.questions import load_questions
 from pages.adversarial import RULES_ONLY
@@ -233,7 +233,7 @@ def test_flags_tab_shows_the_newest_rows_and_downloads_the_log(client, flag_dir,
     download.is_valid = True
     path = client.predict(fn_index=download.fn_index)
     shutil.copyfile(path, tmp_path / "downloaded.csv")
-    assert flagging.read_flags(tmp_path / "downloaded.csv") == FlagLog(flag_dir).read()
+    assert read_log(tmp_path / "downloaded.csv", FIELDS) == FlagLog(flag_dir).read()
 
 
 def _download_buttons(client: Client) -> list[int]:
