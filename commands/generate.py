@@ -36,7 +36,7 @@ def run_generate(args: argparse.Namespace) -> int:
     sys.stdout.write("\n")
     reply = generation.reply
     if args.verbose:
-        from studies.rounds import describe_reply
+        from studies.comparison import describe_reply
 
         print(describe_reply(reply), file=sys.stderr)
         if reply.attribution:

@@ -1,7 +1,7 @@
 """Compare page: one message, several responders, replies streamed side by side, then scored.
 
 Runs alone with ``python -m pages.compare``. The page only turns inputs into
-calls of :func:`studies.rounds.stream_round` and its panels and scores into
+calls of :func:`studies.comparison.stream_comparison` and its panels and scores into
 component updates; every update is sent as soon as it happens (streaming).
 Keys typed here travel with this browser session's requests and are never
 stored on the server.
@@ -40,7 +40,7 @@ from reports.charts import (
 )
 from responders.registry import get_responder
 from scorers.registry import DEFAULT_SCORERS, get_scorer, offered_scorer_ids, scorer_label
-from studies.rounds import Round, stream_round
+from studies.comparison import Comparison, stream_comparison
 
 SCORER_IDS = offered_scorer_ids()
 SCROLL_TO_PROGRESS = (
@@ -55,7 +55,7 @@ def question_text(label: str | None) -> str:
     return question.question if question else gr.skip()
 
 
-def _panel_updates(state: Round) -> list[str]:
+def _panel_updates(state: Comparison) -> list[str]:
     updates: list[str] = []
     for rid in RESPONDER_IDS:
         panel = state.panels.get(rid)
@@ -95,7 +95,7 @@ def run_compare(
     ]
     started = time.monotonic()
     try:
-        rounds = stream_round(
+        moments = stream_comparison(
             message,
             responders,
             scorers,
@@ -104,22 +104,22 @@ def run_compare(
             temperature=float(temperature),
             keys=keys,
         )
-        first = next(rounds)
+        first = next(moments)
     except InputError as exc:
         raise ValueError(str(exc)) from None
     shown_scores = -1
     state = first
-    for state in itertools.chain([first], rounds):  # lazily: never wait for the whole round
+    for state in itertools.chain([first], moments):  # lazily: never wait for the whole comparison
         fresh = len(state.scores) != shown_scores
         shown_scores = len(state.scores)
-        yield _round_updates(state, time.monotonic() - started, with_scores=fresh)
-    yield _round_updates(state, time.monotonic() - started, with_scores=True, final=True)
+        yield _moment_updates(state, time.monotonic() - started, with_scores=fresh)
+    yield _moment_updates(state, time.monotonic() - started, with_scores=True, final=True)
 
 
-def _round_updates(
-    state: Round, elapsed: float, *, with_scores: bool, final: bool = False
+def _moment_updates(
+    state: Comparison, elapsed: float, *, with_scores: bool, final: bool = False
 ) -> list[object]:
-    """Component updates for one moment of a round (scores redrawn only when asked)."""
+    """Component updates for one moment of a comparison (scores redrawn only when asked)."""
     saved: dict[str, dict] = {
         "replies": {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply},
         "scores": {},

@@ -64,10 +64,10 @@ def generate_entries(
     """Replies from each responder (the therapist too for a bundled question).
 
     Returns the entries and a line per responder that gave no reply. ``options``
-    go to :func:`studies.rounds.stream_replies` (system, max_tokens, temperature, keys).
+    go to :func:`studies.comparison.stream_replies` (system, max_tokens, temperature, keys).
     """
     from responders.registry import get_responder
-    from studies.rounds import stream_replies
+    from studies.comparison import stream_replies
 
     ids = list(dict.fromkeys(responder_ids))
     if find_question(message) is not None and THERAPIST not in ids:

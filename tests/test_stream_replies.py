@@ -9,7 +9,7 @@ import pytest
 from core.textinput import InputError
 from responders.base import ResponderError
 from scorers.base import Score, Scorer
-from studies.rounds import stream_replies, stream_round
+from studies.comparison import stream_comparison, stream_replies
 
 
 def test_slow_responder_does_not_hold_back_a_fast_one(scripted):
@@ -107,7 +107,7 @@ def test_round_scores_each_reply_as_it_finishes(scripted):
     fast = scripted("fast", ["short"])
     slow = scripted("slow", ["a much longer reply"], pause_s=0.3)
     broken = scripted("broken", ["boom"])
-    rounds = list(stream_round("hi", [fast, slow, broken], [LengthScorer()], refresh_s=0.02))
+    rounds = list(stream_comparison("hi", [fast, slow, broken], [LengthScorer()], refresh_s=0.02))
     first_fast_score = next(
         i for i, r in enumerate(rounds) if ("scripted/fast", "length") in r.scores
     )

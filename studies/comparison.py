@@ -174,8 +174,11 @@ def _drain(
 
 
 @dataclass(frozen=True)
-class Round:
-    """A compare round at a moment: the panels and the scores so far."""
+class Comparison:
+    """A comparison at a moment: the panels and the scores so far.
+
+    ("Comparison" here; a "round" is a class vote, :mod:`studies.votes`.)
+    """
 
     panels: dict[str, Panel]
     scores: dict[tuple[str, str], Score]
@@ -184,7 +187,7 @@ class Round:
     def describe(self, elapsed_s: float) -> str:
         """One progress line: what is running, how many of how many, elapsed time.
 
-        >>> Round({"a/b": Panel("a/b", "streaming")}, {}, 0).describe(3.2)
+        >>> Comparison({"a/b": Panel("a/b", "streaming")}, {}, 0).describe(3.2)
         'Replies: 0 of 1 finished (1 streaming) · scores: 0 ready · 3 s'
         """
         ended = sum(p.status in ("done", "error", "unavailable") for p in self.panels.values())
@@ -198,14 +201,14 @@ class Round:
         return f"{line} · {elapsed_s:.0f} s"
 
 
-def stream_round(
+def stream_comparison(
     message: str,
     responders: Sequence[Responder],
     scorers: Sequence[Scorer],
     *,
     refresh_s: float = 0.1,
     **options: object,
-) -> Iterator[Round]:
+) -> Iterator[Comparison]:
     """Like :func:`stream_replies`, and score each reply as soon as it finishes.
 
     Scores come from a small worker pool, so a slow judge never delays the
@@ -230,7 +233,7 @@ def stream_round(
         stack.callback(pool.shutdown, wait=False, cancel_futures=True)
         panels: dict[str, Panel] = {}
         replies = stream_replies(message, responders, refresh_s=refresh_s, **options)  # type: ignore[arg-type]
-        stack.callback(replies.close)  # a closed round stops its responders too
+        stack.callback(replies.close)  # a closed comparison stops its responders too
         for panels in replies:
             for rid, panel in panels.items():
                 if panel.status == "done" and rid not in submitted and panel.reply is not None:
@@ -239,8 +242,8 @@ def stream_round(
                         future = pool.submit(scorer.score, panel.reply.text, panel.reply.message)
                         futures[future] = (rid, scorer.id)
             collect()
-            yield Round(dict(panels), dict(scores), len(futures))
+            yield Comparison(dict(panels), dict(scores), len(futures))
         while futures:
             wait(list(futures), timeout=refresh_s, return_when=FIRST_COMPLETED)
             if collect():
-                yield Round(dict(panels), dict(scores), len(futures))
+                yield Comparison(dict(panels), dict(scores), len(futures))
