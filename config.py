@@ -1,5 +1,12 @@
 """Every environment variable and path the app reads, read once, here.
 
+Where work runs is the operator's choice, never a visitor's: the batch engine
+(``EMPATHY_LAB_BATCH_ENGINE``: ``local`` or ``ray``), the Ray address
+(``EMPATHY_LAB_RAY_ADDRESS``; blank starts a local Ray instance), whether a
+remote Ray cluster may be used at all (``EMPATHY_LAB_RAY_ALLOW_REMOTE=1``),
+rows run at once (``EMPATHY_LAB_BATCH_CONCURRENCY``) and the runs folder
+(``EMPATHY_LAB_RUNS_DIR``). The pages run batches with the local engine only.
+
 Secrets (API keys) are read from the environment and from a local ``.env``
 file when one exists. They are kept in a :class:`Keys` mapping that never
 prints its values, is never logged and is never written to disk. Keys a user
@@ -35,8 +42,6 @@ BUNDLED_DATA_DIR = ASSETS_DIR / "data"
 RUBRIC_LABELS_CSV = BUNDLED_DATA_DIR / "rubric_labels.csv"
 #: Welivita & Pu's people ratings (CC BY-NC source data, shipped with attribution).
 WELIVITA_CSV = BUNDLED_DATA_DIR / "welivita_ratings.csv"
-#: Batch runs, one folder each (results.csv, run.json, report.html).
-RUNS_DIR = ROOT / "runs"
 #: Provider prices per million tokens, dated (for the cost of a batch).
 PRICES_JSON = BUNDLED_DATA_DIR / "prices.json"
 APP_VERSION = "0.1.0"
@@ -137,6 +142,11 @@ class Settings:
     local_threads: int
     local_context: int
     extra_data_dir: Path
+    batch_engine: str
+    ray_address: str | None
+    ray_allow_remote: bool
+    batch_concurrency: int
+    runs_dir: Path
     keys: Keys = field(repr=True)
 
     @classmethod
@@ -167,11 +177,18 @@ class Settings:
             extra_data_dir=Path(
                 merged.get("EMPATHY_LAB_DATA_DIR", ROOT.parent / "shared" / "data")
             ).expanduser(),
+            batch_engine=merged.get("EMPATHY_LAB_BATCH_ENGINE", "local").strip() or "local",
+            ray_address=merged.get("EMPATHY_LAB_RAY_ADDRESS", "").strip() or None,
+            ray_allow_remote=merged.get("EMPATHY_LAB_RAY_ALLOW_REMOTE", "") == "1",
+            batch_concurrency=_int(merged, "EMPATHY_LAB_BATCH_CONCURRENCY", 4),
+            runs_dir=Path(merged.get("EMPATHY_LAB_RUNS_DIR", ROOT / "runs")).expanduser(),
             keys=Keys({name: merged.get(name, "") for name in KEY_ENV_VARS}),
         )
 
 
 SETTINGS = Settings.from_env()
+#: Batch runs, one folder each (results.csv, run.json, report.html): ``EMPATHY_LAB_RUNS_DIR``.
+RUNS_DIR = SETTINGS.runs_dir
 #: Optional public sets that do not ship (their terms give no licence to redistribute):
 #: a folder laid out like the project's ``shared/data`` (``epitome/``,
 #: ``empathic_stories/``, ``counselchat/``). Set ``EMPATHY_LAB_DATA_DIR``; a development

@@ -18,16 +18,12 @@ import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from commands.common import Subparsers, fail, say
-from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE
+from commands.common import Subparsers, comma_list, fail, say
+from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, SETTINGS
 from core.progress import terminal_progress
 
 if TYPE_CHECKING:
     from studies.batch_plan import BatchQuestion, BatchSettings
-
-
-def _ids(text: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
 
 
 def _plan(args: argparse.Namespace) -> tuple[list[BatchQuestion], BatchSettings]:
@@ -37,7 +33,7 @@ def _plan(args: argparse.Namespace) -> tuple[list[BatchQuestion], BatchSettings]
     questions = (
         questions_from_csv(args.input) if args.input else bundled_questions(args.n, args.seed)
     )
-    responders, scorers = _ids(args.responders), _ids(args.scorers)
+    responders, scorers = tuple(args.responders), tuple(args.scorers)
     if not responders:
         raise ValueError("name at least one responder with --responders")
     strategies = tuple(s.id for s in parse_strategies(args.strategies))
@@ -124,15 +120,33 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--n", type=int, default=100, help="bundled questions to draw (default 100)")
     p.add_argument("--seed", type=int, default=0, help="which bundled questions are drawn")
     p.add_argument("--input", default=None, help="CSV with a 'question' column instead")
-    p.add_argument("--responders", default="local/qwen2.5-coder-1.5b,human/counselchat")
-    p.add_argument("--scorers", default="bert-head", help="comma-separated; '' for none")
+    p.add_argument(
+        "--responders",
+        type=comma_list,
+        default=["local/qwen2.5-coder-1.5b", "human/counselchat"],
+        help="comma-separated responder ids",
+    )
+    p.add_argument(
+        "--scorers", type=comma_list, default=["bert-head"], help="comma-separated; '' for none"
+    )
     p.add_argument("--strategies", default="study", help="comma-separated, or 'all'")
     p.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS)
     p.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE)
     p.add_argument("--samples", type=int, default=1, help="replies per question and strategy")
-    p.add_argument("--concurrency", type=int, default=4, help="rows in flight at once")
-    p.add_argument("--engine", choices=["local", "ray"], default="local")
-    p.add_argument("--address", default=None, help="Ray cluster, e.g. ray://head:10001")
+    # Where work runs: the operator's settings (EMPATHY_LAB_BATCH_*, EMPATHY_LAB_RAY_*) are the
+    # defaults; the command line is the operator's too. Pages always run locally.
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=SETTINGS.batch_concurrency,
+        help="rows in flight at once (default: EMPATHY_LAB_BATCH_CONCURRENCY or 4)",
+    )
+    p.add_argument("--engine", choices=["local", "ray"], default=SETTINGS.batch_engine)
+    p.add_argument(
+        "--address",
+        default=SETTINGS.ray_address,
+        help="Ray cluster, e.g. ray://head:10001 (needs EMPATHY_LAB_RAY_ALLOW_REMOTE=1)",
+    )
     p.add_argument("--output", required=True, help="run folder, e.g. runs/NAME")
     p.set_defaults(func=run_batch_command)
 

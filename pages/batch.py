@@ -2,7 +2,9 @@
 
 Runs alone with ``python -m pages.batch``. The run continues where it
 stopped when started again with the same name; Stop finishes the replies
-already asked for and keeps them.
+already asked for and keeps them. A page always runs on this server's own
+threads: the Ray engine, a cluster address and the runs folder are the
+operator's settings (:mod:`config`), never a visitor's.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ import plotly.graph_objects as go
 
 from config import RUNS_DIR, SETTINGS
 from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.names import responder_choices, scorer_choices
+from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
 from reports.batch import write_report
 from responders.registry import default_responder_ids
 from scorers.registry import offered_scorer_ids
-from studies.batch import check_ready, run_batch
+from studies.batch import BatchOutcome, check_ready, run_batch
 from studies.batch_plan import (
     BatchQuestion,
     BatchSettings,
@@ -40,8 +44,11 @@ INTRO = (
     "prompting them, and score every reply. The result is a table of every reply (CSV) and a "
     "report to share (HTML, opens without the app). Starting again with the same run name "
     "continues where it stopped: replies already received are never asked for (or paid for) "
-    "twice. Cloud models need a key; the local model is slow (about 10–30 s a reply)."
+    "twice. Cloud models need a key. The local model is slow: on a 2-core CPU a batch reply "
+    "took 30–100 s (the slower end while other work runs), so start with a few questions."
 )
+#: What the question source radio offers.
+BUNDLED, UPLOAD = "Bundled CounselChat questions", "My own questions (CSV)"
 
 
 def run_folder(name: str) -> Path:
@@ -52,9 +59,13 @@ def run_folder(name: str) -> Path:
     return RUNS_DIR / name
 
 
-def _questions(n: float, seed: float, upload: str | None) -> list[BatchQuestion]:
+def _questions(n: float, seed: float, source: str, upload: str | None) -> list[BatchQuestion]:
+    if source == UPLOAD and not upload:
+        raise gr.Error("Upload a CSV file with a 'question' column, or pick the bundled questions.")
     try:
-        return questions_from_csv(upload) if upload else bundled_questions(int(n), int(seed))
+        if source == UPLOAD:
+            return questions_from_csv(upload)  # type: ignore[arg-type]
+        return bundled_questions(int(n), int(seed))
     except ValueError as exc:
         raise gr.Error(str(exc)) from None
 
@@ -85,22 +96,24 @@ def _results(folder: Path) -> tuple[pd.DataFrame, go.Figure | None, go.Figure | 
 def run_page(
     n: float,
     seed: float,
+    source: str,
     upload: str | None,
     responders: list[str],
     strategies: list[str],
     scorers: list[str],
     max_tokens: float,
     samples: float,
-    concurrency: float,
-    engine: str,
-    address: str,
     name: str,
     *key_values: str,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
 ) -> tuple[str, pd.DataFrame, go.Figure | None, go.Figure | None, list[str]]:
-    """Run or continue the batch; returns the status, headline, two charts and the files."""
+    """Run or continue the batch here (the local engine); status, headline, charts, files.
+
+    Stop lets the replies already asked for finish and be written; this then
+    returns with what the run holds, so the results stay on the page.
+    """
     folder = run_folder(name)
-    questions = _questions(n, seed, upload)
+    questions = _questions(n, seed, source, upload)
     settings = _settings(responders, strategies, scorers, max_tokens, samples)
     keys = SETTINGS.keys.merged(typed_keys(*key_values))
     reason = check_ready(settings.responders, settings.scorers, keys)
@@ -114,9 +127,7 @@ def run_page(
             folder,
             questions,
             settings,
-            engine=engine,
-            address=address.strip() or None,
-            concurrency=int(concurrency),
+            concurrency=SETTINGS.batch_concurrency,
             keys=keys,
             stop=stop,
             progress=gradio_progress(progress),
@@ -125,15 +136,25 @@ def run_page(
         raise gr.Error(str(exc.args[0])) from None
     finally:
         with _STOPS_LOCK:
-            _STOPS.pop(str(folder), None)
-    status = (
+            if _STOPS.get(str(folder)) is stop:
+                _STOPS.pop(str(folder))
+    return (outcome_text(outcome, stopped=stop.is_set()), *_results(folder))
+
+
+def outcome_text(outcome: BatchOutcome, stopped: bool) -> str:
+    """What a run did, in one line; a stopped run says it has stopped and how to go on."""
+    counts = (
         f"**{outcome.done}** replies made, **{outcome.failed}** failed, "
         f"**{outcome.skipped}** already done"
-        + (f", **{outcome.not_run}** not run (stopped)." if outcome.not_run else ".")
     )
+    if stopped and outcome.not_run:
+        return (
+            f"**Stopped.** {counts}; **{outcome.not_run}** not asked. Every finished reply is "
+            "kept: press Run to continue where it stopped."
+        )
     if not outcome.complete:
-        status += " Press Run again to continue."
-    return (status, *_results(folder))
+        return counts + ". Press Run again to retry what failed."
+    return counts + "."
 
 
 def stop_run(name: str) -> str:
@@ -145,24 +166,26 @@ def stop_run(name: str) -> str:
         return "No run with that name is in progress."
     stop.set()
     return (
-        "Stopping: the replies already asked for are finishing and are kept. Run again to continue."
+        "Stopping: the replies already asked for are finishing and will be kept. This line "
+        "says **Stopped** when they are written; then Run continues where it stopped."
     )
 
 
 def _options() -> list[gr.components.Component]:
     with gr.Row():
-        n = gr.Slider(
-            1,
-            100,
-            value=5,
-            step=1,
-            label="Bundled questions to draw",
-            info="start small: the local model takes 10–30 s a reply on a CPU",
-        )
+        source = gr.Radio([BUNDLED, UPLOAD], value=BUNDLED, label="Questions")
+        n = gr.Slider(1, 100, value=5, step=1, label="Bundled questions to draw")
         seed = gr.Number(0, precision=0, label="Draw (seed)")
-        upload = gr.File(label="…or your own questions (CSV, 'question' column)", type="filepath")
+    upload = gr.File(
+        label="Your questions (CSV with a 'question' column)", type="filepath", visible=False
+    )
+    source.change(
+        lambda s: (gr.update(visible=s == UPLOAD), gr.update(visible=s == BUNDLED),
+                   gr.update(visible=s == BUNDLED)),
+        source, [upload, n, seed], api_name=False,
+    )  # fmt: skip
     responders = gr.CheckboxGroup(
-        default_responder_ids(),
+        responder_choices(default_responder_ids()),
         value=["local/qwen2.5-coder-1.5b", "human/counselchat"],
         label="Responders (the therapists' answers ignore the prompt strategy)",
     )
@@ -171,17 +194,14 @@ def _options() -> list[gr.components.Component]:
         value=["study"],
         label="Prompt strategies",
     )
-    scorers = gr.CheckboxGroup(offered_scorer_ids(), value=["bert-head"], label="Scorers")
+    scorers = gr.CheckboxGroup(
+        scorer_choices(offered_scorer_ids()), value=["bert-head"], label="Scorers"
+    )
     with gr.Row():
         max_tokens = gr.Slider(16, 2048, value=200, step=16, label="Longest reply (tokens)")
         samples = gr.Slider(1, 5, value=1, step=1, label="Replies per question")
-        concurrency = gr.Slider(1, 16, value=4, step=1, label="Replies at once")
-    with gr.Row():
-        engine = gr.Radio(["local", "ray"], value="local", label="Run on")
-        address = gr.Textbox(label="Ray cluster address (blank: start Ray here)", placeholder="")
         name = gr.Textbox(value="my-batch", label="Run name (same name = continue)")
-    return [n, seed, upload, responders, strategies, scorers, max_tokens, samples, concurrency,
-            engine, address, name]  # fmt: skip
+    return [n, seed, source, upload, responders, strategies, scorers, max_tokens, samples, name]
 
 
 def build() -> gr.Blocks:
@@ -192,23 +212,29 @@ def build() -> gr.Blocks:
         boxes, _ = key_boxes()
         with gr.Row():
             run = gr.Button("Run", variant="primary")
-            stop = gr.Button("Stop", variant="stop")
-        status = gr.Markdown()
+            stop = gr.Button("Stop", variant="secondary", interactive=False)
+        status = notice_box()
+        scroll_cue()
         headline = gr.Dataframe(
             headers=["responder", "strategy", "planned", "ok"],
             label="Headline: mean [95% interval] per responder and strategy",
+            wrap=True,
         )
         with gr.Row():
             radar = gr.Plot(label="Profile per component")
             bars = gr.Plot(label="Means with 95% intervals")
         files = gr.File(label="Report (HTML) and every reply (CSV)", file_count="multiple")
-        event = run.click(
-            run_page,
+        busy = (gr.update(interactive=False), gr.update(interactive=True))
+        idle = (gr.update(interactive=True), gr.update(interactive=False))
+        run.click(lambda: busy, None, [run, stop], api_name=False).then(
+            reports_problems(4)(run_page),
             [*options, *boxes],
             [status, headline, radar, bars, files],
             api_name="batch",
-        )
-        stop.click(stop_run, options[-1], status, cancels=[event], api_name="stop_batch")
+        ).then(lambda: idle, None, [run, stop], api_name=False)
+        # Stop only raises the run's flag: the run finishes what it asked for, writes it,
+        # and reports "Stopped" with its results (cancelling it would hide both).
+        stop.click(stop_run, options[-1], status, api_name="stop_batch")
     return page
 
 

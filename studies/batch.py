@@ -195,7 +195,9 @@ def run_batch(
     """Run (or continue) the batch in ``folder``; see the module docstring.
 
     Raises :class:`studies.batch_store.RunMismatch` when the folder was made
-    for other scorers, KeyError for an unknown strategy or responder.
+    for other scorers, :class:`studies.batch_store.RunBusy` while another run of
+    the same folder is going or still finishing after a stop, KeyError for an
+    unknown strategy or responder.
     """
     from studies.batch_engine import Scheduler, make_engine
 
@@ -204,18 +206,19 @@ def run_batch(
     settings = with_as_written(settings, make_responder)
     tasks = plan_rows(questions, settings)
     run = RunFolder(folder)
-    log = run.open(questions, settings, engine)
-    finished = {k for k, row in run.latest_rows().items() if row["status"] == "ok"}
-    todo = [t for t in tasks if row_key(t.__dict__) not in finished]
-    scheduler = Scheduler(
-        make_engine(engine, address=address, concurrency=concurrency),
-        log,
-        concurrency=concurrency,
-        stop=stop or threading.Event(),
-        progress=progress,
-        secrets=Keys(dict(keys or {})).secrets(),
-    )
-    counts = scheduler.run(todo, len(tasks), (list(settings.scorers), keys, make_responder))
+    with run.exclusive():  # raises RunBusy while another run of this folder is still writing
+        log = run.open(questions, settings, engine)
+        finished = {k for k, row in run.latest_rows().items() if row["status"] == "ok"}
+        todo = [t for t in tasks if row_key(t.__dict__) not in finished]
+        scheduler = Scheduler(
+            make_engine(engine, address=address, concurrency=concurrency),
+            log,
+            concurrency=concurrency,
+            stop=stop or threading.Event(),
+            progress=progress,
+            secrets=Keys(dict(keys or {})).secrets(),
+        )
+        counts = scheduler.run(todo, len(tasks), (list(settings.scorers), keys, make_responder))
     return BatchOutcome(
         Path(folder),
         len(tasks),

@@ -84,7 +84,7 @@ class RayEngine:
         self._remote = ray.remote(num_cpus=1, max_retries=0)(run_row)
 
     def submit(self, task: RowTask, args: tuple[Any, ...]) -> Any:
-        return self._remote.remote(task, *args)
+        return self._remote.remote(*ray_task_args(task, args))
 
     def wait(self, handles: Sequence[Any], timeout: float) -> list[Any]:
         ready, _ = self._ray.wait(list(handles), num_returns=1, timeout=timeout)
@@ -99,11 +99,58 @@ class RayEngine:
         """Leave Ray running: the caller (or the process exit) shuts it down."""
 
 
-def ray_init_options(address: str | None, concurrency: int) -> dict[str, Any]:
-    """``ray.init`` options: this project's code shipped to the workers; local CPUs capped."""
-    excludes = [".git", "runs", "flagged", ".cache", "**/__pycache__", "bench/results"]
-    if address:
-        env = {"working_dir": str(ROOT), "excludes": excludes}
+#: Never shipped to a Ray cluster: secrets, what users made, caches, history.
+RAY_EXCLUDES = [
+    ".env",
+    "*.env",
+    ".git",
+    "runs",
+    "flagged",
+    ".cache",
+    "test-artifacts",
+    "**/__pycache__",
+    "bench/results",
+]
+
+
+def ray_task_args(task: RowTask, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A row's arguments as sent to a Ray worker: the keys are left out.
+
+    ``args`` is ``(scorer ids, keys, responder factory)``; a worker reads its
+    keys from its own environment (:mod:`config`), so no key travels.
+    """
+    scorers, _keys, make_responder = args
+    return (task, scorers, None, make_responder)
+
+
+def is_remote(address: str | None) -> bool:
+    """Whether ``address`` names a cluster other than a Ray instance started here.
+
+    >>> is_remote(None), is_remote("local"), is_remote("ray://10.0.0.5:10001")
+    (False, False, True)
+    """
+    return bool(address) and address != "local"
+
+
+def ray_init_options(
+    address: str | None, concurrency: int, allow_remote: bool | None = None
+) -> dict[str, Any]:
+    """``ray.init`` options: this project's code shipped to the workers; local CPUs capped.
+
+    A remote cluster is refused unless the operator allowed it
+    (``EMPATHY_LAB_RAY_ALLOW_REMOTE=1``); its upload leaves out :data:`RAY_EXCLUDES`.
+    """
+    from config import SETTINGS
+
+    allowed = SETTINGS.ray_allow_remote if allow_remote is None else allow_remote
+    if is_remote(address):
+        if not allowed:
+            raise ValueError(
+                f"the Ray cluster {address} is not a local instance: set "
+                "EMPATHY_LAB_RAY_ALLOW_REMOTE=1 on the server to send work there "
+                "(keys never travel: the cluster's workers need their own)"
+            )
+        env = {"working_dir": str(ROOT), "excludes": list(RAY_EXCLUDES)}
         return {"address": address, "runtime_env": env, "ignore_reinit_error": True}
     return {
         "num_cpus": concurrency,

@@ -13,10 +13,14 @@ when reading, the latest row per key wins.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 from config import APP_VERSION
 from core.csvlog import CsvLog
@@ -68,8 +72,48 @@ def scorer_fields(scorer_ids: Sequence[str]) -> list[str]:
     return out
 
 
+class RunBusy(ValueError):
+    """Another run of the same folder is still going (or still finishing after Stop)."""
+
+
+#: One lock per run folder in this process; a file lock covers other processes (the CLI).
+_RUN_LOCKS: dict[Path, threading.Lock] = {}
+_RUN_LOCKS_GUARD = threading.Lock()
+BUSY = (
+    "The run in {folder} is still going, or still finishing the replies it had already asked "
+    "for after Stop (a local reply can take a minute or two). Nothing was started: run it "
+    "again once it says it has stopped, and it continues where it stopped."
+)
+
+
 class RunFolder:
     """One batch run's folder: its settings, its results and its report."""
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the folder for one run: a second run (thread or process) gets :class:`RunBusy`.
+
+        While a stopped run writes its last rows, a new run must not read the
+        store: it would ask again for the rows still being written.
+        """
+        self.folder.mkdir(parents=True, exist_ok=True)
+        key = self.folder.resolve()
+        with _RUN_LOCKS_GUARD:
+            lock = _RUN_LOCKS.setdefault(key, threading.Lock())
+        if not lock.acquire(blocking=False):
+            raise RunBusy(BUSY.format(folder=self.folder))
+        try:
+            held = FileLock(str(self.folder / ".run.lock"))
+            try:
+                held.acquire(timeout=0)
+            except Timeout:
+                raise RunBusy(BUSY.format(folder=self.folder)) from None
+            try:
+                yield
+            finally:
+                held.release()
+        finally:
+            lock.release()
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)

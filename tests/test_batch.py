@@ -184,3 +184,41 @@ def test_killed_by_an_exception_keeps_the_rows_in_flight_and_resumes(fakes, tmp_
     run_batch(tmp_path, QUESTIONS, settings, keys=KEYS, make_responder=factory(fakes))
     assert len(RunFolder(tmp_path).log().read()) == 9
     assert hits(fakes) == {"openai": 3, "anthropic": 3, "gemini": 3}
+
+
+def test_run_again_right_after_stop_never_asks_or_writes_a_row_twice(tmp_path):
+    """Stop, then Run at once (as the page suggests): refused until the stopped run has written
+    what it finished; then the rest, each row asked and stored exactly once."""
+    from studies.batch_store import RunBusy
+    from tests.conftest import ScriptedResponder
+
+    slow = ScriptedResponder("slow", ["I hear ", "you."], pause_s=0.4)
+    settings = BatchSettings(("scripted/slow",), ("study",), ())
+    stop, started = threading.Event(), threading.Event()
+
+    def progress(done: int, total: int, what: str) -> None:
+        if slow.calls:
+            started.set()
+
+    def first_run():  # type: ignore[no-untyped-def]
+        return run_batch(
+            tmp_path, QUESTIONS, settings, concurrency=2, stop=stop, progress=progress,
+            make_responder=lambda rid: slow,
+        )  # fmt: skip
+
+    worker = threading.Thread(target=lambda: results.append(first_run()))
+    results: list = []
+    worker.start()
+    assert started.wait(10)
+    stop.set()  # Stop …
+    with pytest.raises(RunBusy, match="still finishing"):  # … and Run again at once
+        run_batch(tmp_path, QUESTIONS, settings, make_responder=lambda rid: slow)
+    worker.join(30)
+    first = results[0]
+    assert first.done >= 1 and first.not_run >= 1
+    asked = len(slow.calls)
+    second = run_batch(tmp_path, QUESTIONS, settings, make_responder=lambda rid: slow)
+    assert second.skipped == first.done and second.done == len(QUESTIONS) - first.done
+    assert len(slow.calls) == asked + second.done  # nothing asked twice
+    keys = [row_key(r) for r in RunFolder(tmp_path).log().read()]
+    assert sorted(Counter(keys).values()) == [1] * len(QUESTIONS)  # nothing written twice

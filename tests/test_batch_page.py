@@ -29,9 +29,11 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Client, obj
         patch.undo()
 
 
-def ask(client: Client, name: str, n: int = 3) -> tuple:
+def ask(client: Client, name: str, n: int = 3, responders=("human/counselchat",)) -> tuple:
+    from pages.batch import BUNDLED
+
     return client.predict(
-        n, 0, None, ["human/counselchat"], ["study"], [], 64, 1, 2, "local", "", name,
+        n, 0, BUNDLED, None, list(responders), ["study"], [], 64, 1, name,
         "", "", "", "", api_name="/batch",
     )  # fmt: skip
 
@@ -46,15 +48,24 @@ def test_run_shows_headline_and_files_then_continues(page):
     assert len(RunFolder(runs / "page-run").log().read()) == 3
 
 
-def test_bad_names_and_empty_choices_are_refused(page):
+def test_bad_names_and_empty_choices_are_refused_beside_the_button(page):
     client, _ = page
-    with pytest.raises(Exception, match="plain name"):
-        ask(client, "../escape")
-    with pytest.raises(Exception, match="at least one responder"):
-        client.predict(
-            3, 0, None, [], ["study"], [], 64, 1, 2, "local", "", "x", "", "", "", "",
-            api_name="/batch",
-        )  # fmt: skip
+    status, *_ = ask(client, "../escape")
+    assert status.startswith("⚠️") and "plain name" in status
+    status, *_ = ask(client, "x", responders=())
+    assert status.startswith("⚠️") and "at least one responder" in status
+
+
+def test_the_page_offers_no_control_over_where_work_runs():
+    """Engine, cluster address, concurrency and folders are the operator's settings."""
+    from pages import batch
+
+    demo = batch.build()
+    labels = [str(getattr(block, "label", "") or "").lower() for block in demo.blocks.values()]
+    words = ("ray", "engine", "address", "cluster", "at once", "folder", "run on")
+    assert not [label for label in labels if any(w in label for w in words)], labels
+    batch_api = next(dep for dep in demo.config["dependencies"] if dep.get("api_name") == "batch")
+    assert len(batch_api["inputs"]) == 10 + 4  # the ten options and the four key boxes
 
 
 def test_stop_sets_the_flag_of_the_named_run():

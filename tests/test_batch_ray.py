@@ -38,3 +38,27 @@ def test_ray_engine_gives_the_same_rows_in_order_and_resumes(local_ray, tmp_path
         assert float(a["bert-head/overall"]) == pytest.approx(
             float(b["bert-head/overall"]), abs=1e-3
         )
+
+
+def test_no_key_travels_to_ray_and_a_remote_cluster_needs_the_operator():
+    """What would be sent to Ray: task arguments and init options hold no key; secrets and
+    users' files are never uploaded; a remote address is refused unless allowed."""
+    import json
+    import pickle
+
+    from config import Keys
+    from studies.batch_engine import RAY_EXCLUDES, ray_init_options, ray_task_args
+    from studies.batch_plan import plan_rows
+
+    secret = "sk-server-key-never-sent-0123456789"
+    task = plan_rows(QUESTIONS[:1], SETTINGS)[0]
+    args = ray_task_args(task, (["bert-head"], Keys({"OPENAI_API_KEY": secret}), None))
+    assert secret.encode() not in pickle.dumps(args)
+    local = ray_init_options(None, 2)
+    assert "address" not in local and secret not in json.dumps(local)
+    with pytest.raises(ValueError, match="EMPATHY_LAB_RAY_ALLOW_REMOTE"):
+        ray_init_options("ray://10.1.2.3:10001", 2, allow_remote=False)
+    remote = ray_init_options("ray://10.1.2.3:10001", 2, allow_remote=True)
+    assert secret not in json.dumps(remote)
+    assert {".env", "runs", "flagged", ".cache", ".git"} <= set(remote["runtime_env"]["excludes"])
+    assert remote["runtime_env"]["excludes"] == RAY_EXCLUDES
