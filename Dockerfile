@@ -2,7 +2,10 @@
 # The install steps are the Makefile's own (`make setup`), the same ones CI runs through
 # .ci/run; only llama.cpp's flags differ: no CPU-specific instructions, so the image runs
 # on any x86-64 host (a little slower than a build tuned to one CPU).
-FROM python:3.11-slim
+# BASE is python:3.11-slim on a normal machine; where no image registry can be reached,
+# tools/docker/prove.sh makes an equivalent Debian bookworm base locally and passes it here.
+ARG BASE=python:3.11-slim
+FROM ${BASE}
 
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential cmake git make \

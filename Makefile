@@ -1,4 +1,5 @@
 # The two commands of the README:  make app  and  make test.
+# make test lints (ruff; lint-imports checks the layers in pyproject.toml), then runs pytest.
 PY ?= python3
 PIP := $(PY) -m pip
 STAMP := .cache/setup-$(shell cat requirements.txt requirements-dev.txt | sha256sum | cut -c1-12).stamp
@@ -23,6 +24,7 @@ app: setup
 lint: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	lint-imports
 
 test: lint
 	$(PY) -m pytest

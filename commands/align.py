@@ -16,37 +16,7 @@ from commands.common import Subparsers, fail, read_csv, say
 from config import SCORE_CACHE_DIR, USER_CALIBRATIONS_DIR
 from core.progress import terminal_progress
 from core.tables import write_table
-
-
-def parse_scale(text: str) -> tuple[int, int]:
-    """``"1:5"`` → (1, 5); ValueError with a clear message otherwise.
-
-    >>> parse_scale("0:4")
-    (0, 4)
-    """
-    low, sep, high = text.partition(":")
-    try:
-        pair = (int(low), int(high))
-    except ValueError:
-        pair = None
-    if not sep or pair is None or pair[1] <= pair[0]:
-        raise ValueError(f"--scale {text!r}: give two whole numbers, bottom:top, e.g. 1:5")
-    return pair
-
-
-def parse_mapping(items: list[str]) -> dict[str, str]:
-    """``["overall=rating"]`` → {"overall": "rating"}.
-
-    >>> parse_mapping(["overall=r", "cognitive=c"])
-    {'overall': 'r', 'cognitive': 'c'}
-    """
-    mapping = {}
-    for item in items:
-        name, sep, column = item.partition("=")
-        if not sep or not name.strip() or not column.strip():
-            raise ValueError(f"--human {item!r}: write NAME=COLUMN, e.g. overall=rating")
-        mapping[name.strip()] = column.strip()
-    return mapping
+from studies.labelled import parse_mapping, parse_scale
 
 
 def load_data(args: argparse.Namespace, rubric_id: str):

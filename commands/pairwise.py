@@ -12,59 +12,24 @@ win shares, and a Bradley–Terry ranking (bootstrap intervals) are printed.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
 from pathlib import Path
 
-from commands.common import Subparsers, fail, say
-from config import DEFAULT_SYSTEM_PROMPT
+from commands.common import Subparsers, comma_list, fail, say
 from core.progress import terminal_progress
-
-
-def judge_responder(spec: str):
-    """The responder behind ``judge/<responder id>`` (or a bare responder id)."""
-    from responders.registry import get_responder
-
-    rid = spec.removeprefix("judge/") if spec != "judge" else "local/qwen2.5-coder-1.5b"
-    return get_responder(rid)
-
-
-def collect_replies(
-    messages: list[str], responder_ids: list[str], max_tokens: int, progress
-) -> list[dict[str, str]]:
-    """Each responder's reply to each message (failed replies are left out, with a note)."""
-    from responders.base import ResponderError, ResponderUnavailable
-    from responders.registry import get_responder
-
-    responders = [get_responder(r) for r in responder_ids]
-    out, total = [], len(messages) * len(responders)
-    for i, message in enumerate(messages):
-        replies = {}
-        for j, responder in enumerate(responders):
-            progress(i * len(responders) + j, total, f"{responder.id} replying")
-            try:
-                generation = responder.generate(
-                    message, system=DEFAULT_SYSTEM_PROMPT, max_tokens=max_tokens, temperature=0.0
-                )
-                text = "".join(generation).strip()
-            except (ResponderError, ResponderUnavailable) as exc:
-                say(f"note: {responder.id} failed on message {i + 1}: {exc}")
-                continue
-            if text:
-                replies[responder.id] = text
-        out.append(replies)
-    progress(total, total, "replies ready")
-    return out
+from core.tables import write_table
 
 
 def run_pairwise_command(args: argparse.Namespace) -> int:
     """Generate, compare in both orders, report bias and a ranking."""
     from core.questions import load_questions
     from scorers.judge.pairwise import PairwiseJudge
+    from scorers.registry import judge_responder
     from studies.pairwise import run_pairwise
+    from studies.replies import collect_replies
 
-    responder_ids = [r.strip() for r in args.responders.split(",") if r.strip()]
+    responder_ids = args.responders
     if len(responder_ids) < 2:
         return fail("give at least two responders, comma-separated", 2)
     if args.n < 1:
@@ -79,18 +44,18 @@ def run_pairwise_command(args: argparse.Namespace) -> int:
     messages = [q.question for q in load_questions()[: args.n]]
     try:
         with terminal_progress("replies") as progress:
-            replies = collect_replies(messages, responder_ids, args.max_tokens, progress)
+            collected = collect_replies(messages, responder_ids, args.max_tokens, progress)
     except KeyError as exc:
         return fail(str(exc.args[0]), 2)
+    for note in collected.failures:
+        say(f"note: {note} (left out)")
+    replies = collected.replies
     with terminal_progress("pairs") as progress:
         result = run_pairwise(messages, replies, judge, n_boot=args.boot, progress=progress)
     print_result(result)
     if args.output:
         rows = result["rows"]
-        with open(args.output, "w", encoding="utf-8", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["message"])
-            writer.writeheader()
-            writer.writerows(rows)
+        write_table(args.output, rows, list(rows[0]) if rows else ["message"])
         say(f"wrote {args.output}")
     if args.json:
         clean = json.loads(json.dumps(result, default=str).replace("NaN", "null"))
@@ -126,7 +91,8 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--judge", default="judge/local/qwen2.5-coder-1.5b", help="judge/<responder id>")
     p.add_argument(
         "--responders",
-        default="human/counselchat,local/qwen2.5-coder-1.5b",
+        type=comma_list,
+        default=["human/counselchat", "local/qwen2.5-coder-1.5b"],
         help="comma-separated responder ids (at least two)",
     )
     p.add_argument("--n", type=int, default=5, help="how many bundled questions")

@@ -11,8 +11,8 @@ import tempfile
 import gradio as gr
 import plotly.graph_objects as go
 
-from commands.common import read_csv
 from core.stories import ATTRIBUTION, find_story, load_stories
+from core.tables import read_csv
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.progress import gradio_progress
 from reports.story_charts import resonance_chart

@@ -83,9 +83,9 @@ def _pairs_frame(rows: list[dict]) -> pd.DataFrame:
 
 def run_pairwise(judge_id, responder_ids, n, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
     """Replies to the first ``n`` bundled questions, every pair judged in both orders."""
-    from commands.pairwise import judge_responder
     from core.questions import load_questions
     from scorers.judge.pairwise import PairwiseJudge
+    from scorers.registry import judge_responder
     from studies.pairwise import run_pairwise as study
     from studies.replies import collect_replies
 

@@ -175,6 +175,36 @@ class Scorer(ABC):
         inner = getattr(self, "inner", None)
         return inner.seen_ids() if isinstance(inner, Scorer) else frozenset()
 
+    @property
+    def setting(self) -> str:
+        """What, beside its id, decides this scorer's answers: caches, calibrations and
+        reports key on it. A wrapper's setting holds its inner scorer's.
+
+        >>> class S(Scorer):
+        ...     id = "s"
+        ...     def _score_batch(self, items): return []
+        >>> S().setting
+        's'
+        """
+        inner = getattr(self, "inner", None)
+        if isinstance(inner, Scorer):
+            return f"{self.id}<{inner.setting}>"
+        return "|".join([self.id, *self.setting_parts()])
+
+    def setting_parts(self) -> list[str]:
+        """The parts of :attr:`setting` after the id: a prompt version, a trained head's data."""
+        parts: list[str] = []
+        version = getattr(self, "prompt_version", None)
+        if isinstance(version, str) and version:
+            parts.append(version)
+        card = getattr(self, "card", None)
+        if isinstance(card, dict) and card.get("data_hash"):
+            # The same labels can train different heads: the recipe tells them apart.
+            recipe = card.get("recipe") or {}
+            parts.append(f"data={card['data_hash']}")
+            parts += [f"{k}={v}" for k, v in sorted(recipe.items()) if k != "use_message" or v]
+        return parts
+
     def score(self, reply: str, message: str | None = None) -> Score:
         """Score one reply (see :meth:`score_many`)."""
         return self.score_many([ScoreItem(reply, message)])[0]

@@ -20,9 +20,8 @@ class CalibratedScorer(Scorer):
     """``inner`` with ``calibration`` applied to each ok score."""
 
     def __init__(self, inner: Scorer, calibration: Calibration) -> None:
-        from studies.score_cache import scorer_setting
 
-        setting = scorer_setting(inner)
+        setting = inner.setting
         if calibration.scorer_id != inner.id or calibration.setting != setting:
             raise CalibrationError(
                 f"calibration {calibration.name!r} was fitted for {calibration.scorer_id} "

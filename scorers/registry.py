@@ -28,11 +28,10 @@ from core.registry import Registry
 from responders.registry import get_responder, judge_responder_ids
 from scorers.base import Scorer
 from scorers.judge.absolute import LLMJudge
+from scorers.judge.base import SAMPLED_JUDGE, judge_responder
 from scorers.judge.injection import InjectionGuard
 from scorers.judge.persona import Persona
 
-#: The sampled judge (one integer per component, any responder).
-SAMPLED_JUDGE = "judge/local/qwen2.5-coder-1.5b"
 #: The default judge: the local model, probability-weighted (see scorers/judge/weighted.py).
 DEFAULT_JUDGE = "judge-weighted/local/qwen2.5-coder-1.5b"
 DEFAULT_SCORERS = ("bert-head", DEFAULT_JUDGE)
@@ -69,7 +68,7 @@ _JUDGES_LOCK = threading.Lock()
 def _judge(responder_id: str, options: JudgeOptions) -> Scorer:
     # One judge (and so one judgement cache) per setting; keys are not part of the
     # cache key on purpose: a judgement does not depend on whose key paid for it.
-    responder = get_responder(responder_id or SAMPLED_JUDGE.partition("/")[2])
+    responder = judge_responder(f"judge/{responder_id}" if responder_id else "judge")
     key = (responder.id, options.samples, options.temperature, options.persona)
     with _JUDGES_LOCK:
         judge = _JUDGES.get(key)

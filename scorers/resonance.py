@@ -219,16 +219,14 @@ def get_resonance_method(
     KeyError: "unknown method 'bert-head': use embedding or judge/<responder id>"
     """
     from config import SETTINGS
-    from responders.registry import get_responder
-    from scorers.registry import DEFAULT_JUDGE
 
     method_id = method_id.strip()
-    prefix, _, responder_id = method_id.partition("/")
+    prefix = method_id.partition("/")[0]
     if method_id != "embedding" and prefix != "judge":
         raise KeyError(f"unknown method {method_id!r}: use embedding or judge/<responder id>")
     key: tuple[object, ...] = (method_id, samples)
     if prefix == "judge":
-        responder = get_responder(responder_id or DEFAULT_JUDGE.partition("/")[2])
+        responder = base.judge_responder(method_id)
         key = (type(responder), responder.id, samples)
     with _METHODS_LOCK:
         method = _METHODS.get(key)

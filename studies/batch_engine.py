@@ -8,7 +8,7 @@ Finished rows are written in plan order; rows that finish early wait in
 memory for the rows before them, and anything waiting is written when the run
 ends, is stopped or fails.
 
-With ``engine="ray"`` each row runs :func:`studies.batch.run_row` as a
+With ``engine="ray"`` each row runs :func:`studies.batch_row.run_row` as a
 ``ray.remote`` task; each worker process loads its own copy of the local
 model, and the driver alone writes to the store.
 
@@ -30,6 +30,7 @@ from config import ROOT
 from core.csvlog import CsvLog
 from core.progress import Progress
 from studies.batch_plan import RowTask
+from studies.batch_row import run_row, task_row
 
 #: Per-provider limits on local threads; others get the run's concurrency.
 THREAD_LIMITS = {"local": 1, "human": 4}
@@ -52,8 +53,6 @@ class ThreadEngine:
         self._pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="batch")
 
     def submit(self, task: RowTask, args: tuple[Any, ...]) -> Future[dict[str, object]]:
-        from studies.batch import run_row
-
         return self._pool.submit(run_row, task, *args)
 
     def wait(self, handles: Sequence[Any], timeout: float) -> list[Any]:
@@ -79,8 +78,6 @@ class RayEngine:
         self._ray = ray
         if not ray.is_initialized():
             ray.init(**ray_init_options(address, concurrency))
-        from studies.batch import run_row
-
         self._remote = ray.remote(num_cpus=1, max_retries=0)(run_row)
 
     def submit(self, task: RowTask, args: tuple[Any, ...]) -> Any:
@@ -280,8 +277,6 @@ class Scheduler:
         try:
             return self.engine.result(handle)
         except Exception as exc:  # a worker died: the row failed, the run goes on
-            from studies.batch import task_row
-
             return {**task_row(task), "status": "error", "error": f"worker failed ({exc!s:.200})"}
 
     def _report(self) -> None:

@@ -163,7 +163,7 @@ def questions_from_csv(path: str | Path) -> list[BatchQuestion]:
 
     Raises ValueError naming the file, the line and the fix.
     """
-    from commands.common import read_csv
+    from core.tables import read_csv
 
     rows = read_csv(str(path))
     if not rows:

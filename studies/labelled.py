@@ -286,3 +286,34 @@ def unseen_by(data: LabelledSet, scorers: Sequence[Scorer]) -> LabelledSet:
     if not len(left):
         raise ValueError(ALL_SEEN.format(scorer=", ".join(s.id for s in scorers)))
     return left
+
+
+def parse_scale(text: str) -> tuple[int, int]:
+    """``"1:5"`` → (1, 5); ValueError with a clear message otherwise.
+
+    >>> parse_scale("0:4")
+    (0, 4)
+    """
+    low, sep, high = text.partition(":")
+    try:
+        pair = (int(low), int(high))
+    except ValueError:
+        pair = None
+    if not sep or pair is None or pair[1] <= pair[0]:
+        raise ValueError(f"--scale {text!r}: give two whole numbers, bottom:top, e.g. 1:5")
+    return pair
+
+
+def parse_mapping(items: list[str]) -> dict[str, str]:
+    """``["overall=rating"]`` → {"overall": "rating"}.
+
+    >>> parse_mapping(["overall=r", "cognitive=c"])
+    {'overall': 'r', 'cognitive': 'c'}
+    """
+    mapping = {}
+    for item in items:
+        name, sep, column = item.partition("=")
+        if not sep or not name.strip() or not column.strip():
+            raise ValueError(f"--human {item!r}: write NAME=COLUMN, e.g. overall=rating")
+        mapping[name.strip()] = column.strip()
+    return mapping

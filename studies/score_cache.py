@@ -42,39 +42,8 @@ BATCH = 8
 
 
 def scorer_setting(scorer: Scorer) -> str:
-    """What, beside the id, decides a scorer's answers (wrappers: their inner scorer's).
-
-    >>> from scorers.base import Score, Scorer
-    >>> class S(Scorer):
-    ...     id = "s"
-    ...     def _score_batch(self, items): return []
-    >>> scorer_setting(S())
-    's'
-    """
-    inner = getattr(scorer, "inner", None)
-    if isinstance(inner, Scorer):
-        return f"{scorer.id}<{scorer_setting(inner)}>"
-    parts: list[str] = [scorer.id]
-    responder = getattr(scorer, "responder", None)
-    if responder is not None:  # an LLM judge
-        from scorers.judge.absolute import load_prompt
-
-        persona = getattr(scorer, "persona", None)
-        parts += [
-            load_prompt()["version"],
-            f"samples={getattr(scorer, 'samples', 1)}",
-            f"t={getattr(scorer, 'temperature', 0.0)}",
-            f"persona={persona.describe() if persona else ''}",
-        ]
-    elif getattr(scorer, "prompt_version", None):  # a judge with its own prompt
-        parts.append(str(scorer.prompt_version))
-    card = getattr(scorer, "card", None)
-    if isinstance(card, dict) and card.get("data_hash"):
-        # The same labels can train different heads: the recipe tells them apart.
-        recipe = card.get("recipe") or {}
-        parts.append(f"data={card['data_hash']}")
-        parts += [f"{k}={v}" for k, v in sorted(recipe.items()) if k != "use_message" or v]
-    return "|".join(parts)
+    """The scorer's own :attr:`~scorers.base.Scorer.setting` (kept for callers' readability)."""
+    return scorer.setting
 
 
 def item_key(setting: str, item: ScoreItem) -> str:

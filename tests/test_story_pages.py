@@ -24,7 +24,7 @@ def fake_story_judge(monkeypatch):
     responder = FakeJudge(
         answer=lambda msg, system: rating(5, 4, 4) if "high empathic" in system else rating(3, 2, 4)
     )
-    monkeypatch.setattr(story_module, "get_responder", lambda _: responder)
+    monkeypatch.setattr(story_module.base, "judge_responder", lambda _: responder)
     story_module._JUDGES.clear()
     yield responder
     story_module._JUDGES.clear()

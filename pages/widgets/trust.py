@@ -7,13 +7,12 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-from commands.align import parse_mapping, parse_scale
 from core.tables import read_csv
 from pages.widgets.keys import typed_keys
 from reports import alignment as charts
 from scorers.calibration import CalibrationError
 from scorers.registry import get_scorer
-from studies.labelled import from_rows, load_bundled, subset
+from studies.labelled import from_rows, load_bundled, parse_mapping, parse_scale, subset
 
 #: The choice that means "read my CSV" instead of a bundled set.
 UPLOAD = "my CSV file"

@@ -232,8 +232,8 @@ def read_head(
 @lru_cache(maxsize=2)
 def _training_ids(data_hash: str) -> frozenset[str]:
     """Ids of the bundled rubric labels, if ``data_hash`` is theirs (else none)."""
-    from scorers.bert_head.training import data_hash as hash_of
-    from scorers.bert_head.training import load_labels
+    from scorers.bert_head.labels import data_hash as hash_of
+    from scorers.bert_head.labels import load_labels
 
     try:
         labels = load_labels()

@@ -15,21 +15,20 @@ also appear in the training labels are left out of each check.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
+from core import datasets
 from scorers.agreement import compare
 from scorers.base import COMPONENTS, ScoreItem
 from scorers.bert_head.encoder import Encoder
 from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
+from scorers.bert_head.labels import data_hash, load_labels  # noqa: F401  (ht.load_labels)
 
 Progress = Callable[[str], None]
 
@@ -46,24 +45,6 @@ class TrainConfig:
     batch_size: int = 32
     heads: int = 3
     seed: int = 0
-
-
-def load_labels(path: Path = RUBRIC_LABELS_CSV, limit: int | None = None) -> pd.DataFrame:
-    """The labelled replies (``message, reply, cognitive, emotional, behavioral`` …)."""
-    df = pd.read_csv(path)
-    missing = {"reply", *COMPONENTS} - set(df.columns)
-    if missing:
-        raise ValueError(f"{path} lacks the columns {sorted(missing)}")
-    if "message" not in df.columns:
-        df["message"] = ""
-    df = df.dropna(subset=["reply"]).reset_index(drop=True)
-    return df.head(limit) if limit else df
-
-
-def data_hash(df: pd.DataFrame) -> str:
-    """A short hash of the training rows, recorded in the card."""
-    blob = df[["message", "reply", *COMPONENTS]].to_csv(index=False).encode()
-    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 def featurize(encoder: Encoder, recipe: FeatureRecipe, df: pd.DataFrame) -> np.ndarray:
@@ -264,34 +245,28 @@ def external_checks(
     checks: dict[str, dict[str, float]] = {}
     seen = set(labels.get("source_id", pd.Series(dtype=str)).astype(str))
 
-    wel = pd.read_csv(WELIVITA_CSV)
+    wel = datasets.welivita_long()
     wel = wel[~wel.dialog_id.astype(str).isin(seen)]
-    items, ratings = [], []
-    for kind in ("human", "chatgpt", "chatgpt_empathy"):
-        for message, reply, rating in zip(
-            wel.speaker_uttr, wel[f"response_{kind}"], wel[f"rating_{kind}"], strict=True
-        ):
-            if isinstance(reply, str) and reply.strip() and not pd.isna(rating):
-                items.append(ScoreItem(reply, message if isinstance(message, str) else None))
-                ratings.append(float(rating))
+    items = [
+        ScoreItem(r, m if isinstance(m, str) else None)
+        for r, m in zip(wel.reply, wel.message, strict=True)
+    ]
+    ratings = wel.rating.to_numpy(dtype=float)
     if progress:
         progress(f"scoring {len(items)} Welivita replies")
     overall = np.array([s.overall if s.ok else np.nan for s in head.score_many(items)])
     ok = ~np.isnan(overall)
     checks["welivita_overall_vs_rating"] = {
-        "spearman": _spearman(overall[ok], np.array(ratings)[ok]),
+        "spearman": _spearman(overall[ok], ratings[ok]),
         "n": int(ok.sum()),
     }
 
-    folder = EPITOME_DIR
-    er = pd.read_csv(folder / "emotional-reactions-reddit.csv").drop_duplicates(["sp_id", "rp_id"])
-    ip = pd.read_csv(folder / "interpretations-reddit.csv").drop_duplicates(["sp_id", "rp_id"])
-    both = er.merge(ip[["sp_id", "rp_id", "level"]], on=["sp_id", "rp_id"], suffixes=("_er", "_ip"))
-    both = both[~(both.sp_id + "/" + both.rp_id).isin(seen)]
+    both = datasets.epitome_pairs()
+    both = both[~both.id.isin(seen)]
     if progress:
         progress(f"scoring {len(both)} EPITOME replies")
     scores = head.score_many(
-        [ScoreItem(r, m) for r, m in zip(both.response_post, both.seeker_post, strict=True)]
+        [ScoreItem(r, m) for r, m in zip(both.reply, both.message, strict=True)]
     )
     emo = np.array([s.emotional if s.ok else np.nan for s in scores])
     cog = np.array([s.cognitive if s.ok else np.nan for s in scores])

@@ -39,6 +39,23 @@ from scorers.base import Score, ScoreItem, Scorer
 from scorers.judge.persona import Persona
 from scorers.rubric import Rubric, load_rubric
 
+#: The sampled judge (one integer per component, any responder).
+SAMPLED_JUDGE = "judge/local/qwen2.5-coder-1.5b"
+
+
+def judge_responder(spec: str) -> Responder:
+    """The responder behind a judge id: ``judge/<responder id>``, bare ``judge`` or a responder id.
+
+    The one place a ``judge/…`` id is taken apart (pairwise, story and resonance judges use it).
+
+    >>> judge_responder("judge").id, judge_responder("judge/openai/gpt-4o").id
+    ('local/qwen2.5-coder-1.5b', 'openai/gpt-4o')
+    """
+    from responders.registry import get_responder
+
+    rid = spec.partition("/")[2] if spec.startswith("judge") else spec
+    return get_responder(rid or SAMPLED_JUDGE.partition("/")[2])
+
 
 @cache
 def load_judge_prompt(name: str, rubric_id: str) -> dict[str, Any]:
@@ -140,6 +157,16 @@ class BaseJudge(Scorer):
         twin.__dict__.update(self.__dict__)
         twin.keys = keys
         return twin
+
+    def setting_parts(self) -> list[str]:
+        """Its own prompt's version (a story judge's is not a reply judge's) and options."""
+        persona = self.persona.describe() if self.persona else ""
+        return [
+            str(self.prompt["version"]),
+            f"samples={self.samples}",
+            f"t={self.temperature}",
+            f"persona={persona}",
+        ]
 
     def unavailable_reason(self) -> str | None:
         if not self.responder.can_judge:

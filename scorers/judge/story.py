@@ -25,7 +25,6 @@ from typing import Any, ClassVar
 
 from config import SETTINGS
 from responders.base import Responder
-from responders.registry import get_responder
 from scorers.base import ScoreItem
 from scorers.judge import base
 from scorers.judge.persona import Persona
@@ -87,14 +86,11 @@ def get_story_judge(
     ...
     KeyError: "'bert-head' is not a judge: use judge/<responder id>, e.g. judge/local/qwen2.5-coder-1.5b"
     """
-    from scorers.registry import SAMPLED_JUDGE as DEFAULT_JUDGE
-
-    prefix, _, responder_id = judge_id.strip().partition("/")
-    if prefix != "judge":
+    if judge_id.strip().partition("/")[0] != "judge":
         raise KeyError(
-            f"{judge_id!r} is not a judge: use judge/<responder id>, e.g. {DEFAULT_JUDGE}"
+            f"{judge_id!r} is not a judge: use judge/<responder id>, e.g. {base.SAMPLED_JUDGE}"
         )
-    responder = get_responder(responder_id or DEFAULT_JUDGE.partition("/")[2])
+    responder = base.judge_responder(judge_id.strip())
     key = (type(responder), responder.id, samples, temperature, persona)
     with _JUDGES_LOCK:
         judge = _JUDGES.get(key)
