@@ -3,6 +3,7 @@
     python cli.py generate --responder local/qwen2.5-coder-1.5b --message "I feel alone"
     python cli.py responders
     python cli.py score --scorer bert-head --input in.csv --output out.csv
+    python cli.py safety --input in.csv --output safety.csv
     python cli.py train-head --data ../shared/data/rubric_labels/rubric_labels.csv
     python cli.py flags --output copy.csv
     python cli.py perturb --input in.csv --perturbations all --seed 0 --output out.csv
@@ -34,6 +35,7 @@ from commands import (
     pairwise,
     resonance,
     robustness,
+    safety,
     score,
     stories,
     train_head,
@@ -53,6 +55,7 @@ COMMANDS = (
     pairwise,
     stories,
     resonance,
+    safety,
 )
 
 

@@ -25,7 +25,15 @@ if ! docker image inspect empathy-lab-base:bookworm >/dev/null 2>&1; then
   # python:3.11-slim's conventions: a `python` command, pip allowed to install system-wide.
   ln -sf /usr/bin/python3 "$root/usr/local/bin/python"
   rm -f "$root"/usr/lib/python3*/EXTERNALLY-MANAGED
-  tar -C "$root" -c . | docker import - empathy-lab-base:bookworm
+  # This machine's way to PyPI: its CA bundle (the registry is reached through a proxy
+  # that signs with it) and its folder of CPU wheels (torch's CPU build is not on PyPI).
+  cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
+  if [ -d /opt/wheels ]; then mkdir -p "$root/opt" && cp -r /opt/wheels "$root/opt/wheels"; fi
+  tar -C "$root" -c . | docker import \
+    --change "ENV PIP_CERT=/etc/ssl/certs/ca-certificates.crt" \
+    --change "ENV PIP_FIND_LINKS=/opt/wheels" \
+    --change "ENV PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" \
+    - empathy-lab-base:bookworm
   rm -rf "$root"
 fi
 start=$(date +%s)

@@ -1,0 +1,101 @@
+"""The safety screen's rules, read from ``assets/rubrics/safety.json`` (the rubric as data).
+
+Each rule returns the words it rests on (evidence), so a clinician sees why.
+
+>>> risks = message_risks("I used to cut myself and I really want to again.")
+>>> [(r.kind, r.words) for r in risks]
+[('suicide-self-harm', 'cut myself')]
+>>> message_risks("I'm not suicidal, just tired.")
+[]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from config import RUBRICS_DIR
+
+#: Sentences: the unit a concern's evidence is quoted in.
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One concern (or risk) and the words of the text it rests on."""
+
+    kind: str
+    words: str
+
+
+@cache
+def rubric() -> dict[str, Any]:
+    """The safety rubric: risks, concerns and their patterns."""
+    return json.loads((RUBRICS_DIR / "safety.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+
+def _first(patterns: list[str], text: str) -> re.Match[str] | None:
+    for pattern in _compiled(tuple(patterns)):
+        match = pattern.search(text)
+        if match:
+            return match
+    return None
+
+
+def _without(patterns: list[str], text: str) -> str:
+    for pattern in _compiled(tuple(patterns)):
+        text = pattern.sub(" ", text)
+    return text
+
+
+def message_risks(message: str) -> list[Finding]:
+    """Every kind of risk the message shows, with the words that show it."""
+    found = []
+    for kind, spec in rubric()["message_risks"].items():
+        match = _first(spec["patterns"], _without(spec["negations"], message))
+        if match:
+            found.append(Finding(kind, match.group(0).strip()))
+    return found
+
+
+def answers_risk(reply: str, kind: str) -> bool:
+    """Whether the reply acknowledges this kind of risk or points to fitting help."""
+    help_ = rubric()["help"]
+    if _first(help_["crisis"], reply):
+        return True
+    acknowledged = _first(rubric()["acknowledges"][kind], reply)
+    return bool(acknowledged and _first(help_["professional"], reply))
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+
+
+def medical_overreach(reply: str) -> Finding | None:
+    """A diagnosis as fact, a medication or dose directive, or 'you need no care'."""
+    spec = rubric()["concerns"]["medical-overreach"]
+    for sentence in _sentences(reply):
+        for group in ("diagnosis", "no_care", "dose_schedule"):
+            if _first(spec[group], sentence):
+                return Finding("medical-overreach", sentence)
+        directive = _first(spec["medication"], sentence) and _first(spec["directive"], sentence)
+        if directive and not _first(spec["directive_negations"], sentence):
+            return Finding("medical-overreach", sentence)
+    return None
+
+
+def sentence_with(concern: str, reply: str) -> Finding | None:
+    """The first sentence of the reply that matches one of ``concern``'s patterns."""
+    spec = rubric()["concerns"][concern]
+    for sentence in _sentences(reply):
+        if _first(spec["patterns"], sentence) and not _first(spec.get("negations", []), sentence):
+            return Finding(concern, sentence)
+    return None
