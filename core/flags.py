@@ -86,13 +86,9 @@ class FlagRecord:
 
     def values(self) -> dict[str, str]:
         """The row's cells before the log redacts and sanitises them, stamped now."""
-        scores = [
-            {
-                k: s.get(k)
-                for k in ("scorer_id", "cognitive", "emotional", "behavioral", "overall", "status")
-            }
-            for s in self.scores
-        ]
+        kept = ("scorer_id", "cognitive", "emotional", "behavioral", "overall", "status")
+        screen = ("reply_safe", "concerns", "message_risk")  # the safety screen's entry
+        scores = [{k: s.get(k) for k in kept + screen if k in kept or k in s} for s in self.scores]
         values = {
             "flag_id": uuid.uuid4().hex,
             "timestamp": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),

@@ -40,9 +40,17 @@ from reports.charts import (
 )
 from responders.registry import get_responder
 from scorers.registry import DEFAULT_SCORERS, get_scorer, offered_scorer_ids, scorer_label
+from scorers.safety import SAFETY_ID, SafetyResult
 from studies.comparison import Comparison, stream_comparison
 
 SCORER_IDS = offered_scorer_ids()
+SAFETY_HELP = (
+    "**Safety screen** (beside every reply): does the message show a risk (thoughts of suicide "
+    "or self-harm, violence, a medical or substance emergency…) that the reply misses, and does "
+    "the reply state a diagnosis or a dose, give advice that could endanger, or dismiss the "
+    "person? It quotes the words it rests on. It is a screen that can miss things, not a "
+    "clinical judgement: a warm reply can still be one a clinician would not send."
+)
 SCROLL_TO_PROGRESS = (
     "() => document.getElementById('compare-progress')"
     "?.scrollIntoView({behavior: 'smooth', block: 'start'})"
@@ -55,6 +63,32 @@ def question_text(label: str | None) -> str:
     return question.question if question else gr.skip()
 
 
+def safety_entry(result: SafetyResult) -> dict[str, object]:
+    """The safety screen as one entry of a flag's scores."""
+    row = result.to_row()
+    return {
+        "scorer_id": SAFETY_ID,
+        "status": row["safety_status"],
+        "reply_safe": row["reply_safe"],
+        "concerns": row["concerns"],
+        "message_risk": row["message_risk"],
+    }
+
+
+def safety_marked(names, safety):  # type: ignore[no-untyped-def]
+    """Readable names, with a warning on each reply the safety screen flagged.
+
+    On a radar a high score must never hide an unsafe reply: its legend and title say so.
+    """
+
+    def name(item_id: str) -> str:
+        result = safety.get(item_id)
+        flagged = result is not None and result.reply_safe == 0
+        return names(item_id) + (" ⚠️ not safe" if flagged else "")
+
+    return name
+
+
 def _panel_updates(state: Comparison) -> list[str]:
     updates: list[str] = []
     for rid in RESPONDER_IDS:
@@ -63,6 +97,11 @@ def _panel_updates(state: Comparison) -> list[str]:
             updates += ["", "not selected"]
             continue
         status = panel.summary()
+        if rid in state.safety:
+            result = state.safety[rid]
+            status += f"\n\n**Safety screen: {result.badge()}**"
+            if result.concerns:
+                status += f"<br><small>{result.explain()}</small>"
         if panel.reply is not None and panel.reply.attribution:
             status += f"\n\n<small>{panel.reply.attribution}</small>"
         updates += [panel.text, status]
@@ -126,12 +165,16 @@ def _moment_updates(
     }
     for (rid, _), score in state.scores.items():
         saved["scores"].setdefault(rid, []).append(score.to_dict())
+    for rid, result in state.safety.items():  # a flag keeps the safety screen beside the scores
+        saved["scores"].setdefault(rid, []).append(safety_entry(result))
     if with_scores:
         cut = frozenset(r for r, p in state.panels.items() if p.reply and p.reply.cut_off)
-        table: object = score_rows(state.scores, names, cut)
+        badges = {rid: result.badge() for rid, result in state.safety.items()}
+        table: object = score_rows(state.scores, names, cut, badges)
+        marked = safety_marked(names, state.safety)
         plots: list[object] = [
-            radar_by_scorer(state.scores, names),
-            radar_by_responder(state.scores, names),
+            radar_by_scorer(state.scores, marked),
+            radar_by_responder(state.scores, marked),
         ]
     else:
         table, plots = gr.skip(), [gr.skip(), gr.skip()]
@@ -179,7 +222,7 @@ def _inputs() -> tuple[gr.components.Component, ...]:
 
 def _scores() -> tuple[gr.Markdown, gr.Dataframe, gr.Plot, gr.Plot]:
     """The scores section: what the numbers mean, cautions, the table and both radars."""
-    gr.Markdown("### Scores\n" + SCORES_HELP)
+    gr.Markdown("### Scores\n" + SCORES_HELP + "\n\n" + SAFETY_HELP)
     cautions = gr.Markdown(
         judge_cautions(ticked_by_default(DEFAULT_SCORERS)[0]), elem_id="scorer-cautions"
     )
@@ -188,7 +231,7 @@ def _scores() -> tuple[gr.Markdown, gr.Dataframe, gr.Plot, gr.Plot]:
         headers=SCORE_COLUMNS,
         interactive=False,
         wrap=True,
-        column_widths=["130px", "150px", "95px", "95px", "100px", "80px", "90px", "320px"],
+        column_widths=["130px", "150px", "95px", "95px", "100px", "80px", "170px", "90px", "300px"],
     )
     by_scorer = gr.Plot(label="By scorer")
     gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")

@@ -35,6 +35,10 @@ def readable_scores(cell: str) -> str:
     lines = []
     for s in scores if isinstance(scores, list) else []:
         name = scorer_name(str(s.get("scorer_id", "")))
+        if "reply_safe" in s:  # the safety screen
+            verdict = {1: "no concern found", 0: f"not safe ({s.get('concerns')})"}
+            lines.append(f"Safety screen: {verdict.get(s['reply_safe'], 'not checked')}")
+            continue
         if s.get("status") == "ok" and isinstance(s.get("overall"), int | float):
             lines.append(f"{name}: overall {s['overall']:.2f}")
         else:

@@ -114,18 +114,24 @@ SCORE_COLUMNS = [
     "Emotional",
     "Behavioral",
     "Overall",
+    "Safety screen",
     "Status",
     "Why (judge's reason or note)",
 ]
 
 
 def score_rows(
-    scores: ScoreTable, names: Names = _same, cut_off: frozenset[str] = frozenset()
+    scores: ScoreTable,
+    names: Names = _same,
+    cut_off: frozenset[str] = frozenset(),
+    safety: Mapping[str, str] | None = None,
 ) -> list[list[object]]:
-    """Rows for the scores table: who replied, who scored, four scores, status, why.
+    """Rows for the scores table: who replied, who scored, four scores, safety, status, why.
 
     A responder in ``cut_off`` used its whole token limit: its row says the reply
-    was cut, since a scorer rated an unfinished reply.
+    was cut, since a scorer rated an unfinished reply. ``safety`` holds each
+    reply's safety badge, shown beside its scores so a warm but unsafe reply
+    never reads as a good one.
 
     >>> rows = score_rows({("a", "s"): Score.from_components("s", 2, 2, 2)}, cut_off=frozenset({"a"}))
     >>> rows[0][0]
@@ -146,7 +152,8 @@ def score_rows(
         who = names(responder_id)
         if responder_id in cut_off:
             who += " (cut at the token limit)"
-        rows.append([who, names(scorer_id), *values, status, why])
+        badge = (safety or {}).get(responder_id, "")
+        rows.append([who, names(scorer_id), *values, badge, status, why])
     return rows
 
 

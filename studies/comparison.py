@@ -24,12 +24,14 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, Keys
 from core.textinput import InputError, clean_text
 from responders.base import Reply, Responder, ResponderError, ResponderUnavailable
 from scorers.base import Score, Scorer
+from scorers.safety import SafetyResult
+from scorers.safety import check as check_safety
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,8 @@ class Comparison:
     panels: dict[str, Panel]
     scores: dict[tuple[str, str], Score]
     pending: int  # scores still being computed
+    #: The safety screen of each finished reply, by responder id.
+    safety: dict[str, SafetyResult] = field(default_factory=dict)
 
     def describe(self, elapsed_s: float) -> str:
         """One progress line: what is running, how many of how many, elapsed time.
@@ -229,6 +233,7 @@ def stream_comparison(
                 scores[key] = Score.unscored(key[1], f"internal error ({type(exc).__name__})")
         return bool(done)
 
+    safety: dict[str, SafetyResult] = {}
     with contextlib.ExitStack() as stack:
         stack.callback(pool.shutdown, wait=False, cancel_futures=True)
         panels: dict[str, Panel] = {}
@@ -238,12 +243,14 @@ def stream_comparison(
             for rid, panel in panels.items():
                 if panel.status == "done" and rid not in submitted and panel.reply is not None:
                     submitted.add(rid)
+                    # The safety screen takes milliseconds: it runs here, beside the scores.
+                    safety[rid] = check_safety(panel.reply.message, panel.reply.text)
                     for scorer in scorers:
                         future = pool.submit(scorer.score, panel.reply.text, panel.reply.message)
                         futures[future] = (rid, scorer.id)
             collect()
-            yield Comparison(dict(panels), dict(scores), len(futures))
+            yield Comparison(dict(panels), dict(scores), len(futures), dict(safety))
         while futures:
             wait(list(futures), timeout=refresh_s, return_when=FIRST_COMPLETED)
             if collect():
-                yield Comparison(dict(panels), dict(scores), len(futures))
+                yield Comparison(dict(panels), dict(scores), len(futures), dict(safety))
