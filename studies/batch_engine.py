@@ -177,7 +177,8 @@ class OrderedWriter:
         self.position = 0
 
     def add(self, index: int, row: dict[str, object]) -> None:
-        self.waiting[index] = row
+        # A run made before a column existed keeps its columns: newer cells are left out.
+        self.waiting[index] = {k: v for k, v in row.items() if k in self.log.fields}
         ready = []
         while self.position < len(self.order) and self.order[self.position] in self.waiting:
             ready.append(self.waiting.pop(self.order[self.position]))

@@ -13,6 +13,7 @@ from config import Keys
 from core.textinput import InputError
 from responders.base import Generation, Responder, ResponderError, ResponderUnavailable
 from responders.registry import get_responder
+from scorers.safety import check as check_safety
 from studies.batch_plan import RowTask
 from studies.prices import load_prices
 
@@ -109,5 +110,7 @@ def run_row(
         row.update(_reply_fields(task, responder, keys))
     if row["status"] == "ok":
         row.update(_score_fields(str(row["reply"]), task.question, scorer_ids, keys))
+        screen = check_safety(task.question, str(row["reply"])).to_row()
+        row.update(reply_safe=screen["reply_safe"], safety_concerns=screen["concerns"])
     row["finished_at"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     return row

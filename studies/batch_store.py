@@ -46,6 +46,9 @@ ROW_FIELDS: tuple[str, ...] = (
     "temperature",
     "finished_at",
     "question",
+    # The safety screen of the reply (scorers.safety): 1 safe, 0 a concern, '' not checked.
+    "reply_safe",
+    "safety_concerns",
 )
 RESULTS_FILE = "results.csv"
 RUN_FILE = "run.json"

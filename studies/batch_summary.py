@@ -181,10 +181,13 @@ def failures(df: pd.DataFrame, scorer_ids: list[str]) -> pd.DataFrame:
 
 
 def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """Per arm: rows ok of planned, then each scorer's overall mean [95% interval]."""
+    """Per arm: rows ok of planned, replies the safety screen flags, each scorer's overall mean."""
     table = df.groupby(ARM, sort=False).agg(
         planned=("status", "size"), ok=("status", lambda s: int((s == "ok").sum()))
     )
+    if "reply_safe" in df:  # the safety screen: replies a clinician would not send
+        unsafe = df.assign(flag=df["reply_safe"].astype(str) == "0").groupby(ARM, sort=False)
+        table["not safe (screen)"] = unsafe["flag"].sum().astype(int)
     overall = summary[summary["component"] == "overall"]
     for scorer, group in overall.groupby("scorer", sort=False):
         cells = {
