@@ -17,7 +17,7 @@ from pathlib import Path
 import plotly.graph_objects as go
 
 from core.csvlog import sanitize_cell
-from studies.vote_tally import RESULT_COLUMNS, Agreement, SourceResult
+from studies.vote_tally import MIN_VOTERS, RESULT_COLUMNS, Agreement, SourceResult
 from studies.votes import VoteRound, ballot
 
 RANKING_HEADERS = ["rank", "source", "score", "95% interval", "most", "least", "shown"]
@@ -64,6 +64,13 @@ def _num(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:+.2f}"
 
 
+def _interval(low: float, high: float) -> str:
+    """The 95 % interval, or plainly that there are too few votes for one."""
+    if math.isnan(low) or math.isnan(high):
+        return f"not enough votes yet (an interval needs {MIN_VOTERS} voters)"
+    return f"{_num(low)} to {_num(high)}"
+
+
 def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
     """Rows for the ranking table (:data:`RANKING_HEADERS`)."""
     return [
@@ -71,7 +78,7 @@ def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
             rank,
             r.source,
             _num(r.score),
-            f"{_num(r.ci_low)} to {_num(r.ci_high)}",
+            _interval(r.ci_low, r.ci_high),
             f"{r.most_share:.0%} ({r.most})",
             f"{r.least_share:.0%} ({r.least})",
             r.n,

@@ -30,6 +30,8 @@ from scipy import stats
 from studies.votes import VoteRound
 
 ALPHA = 0.05
+#: Fewer voters than this get no interval: "not enough votes yet".
+MIN_VOTERS = 5
 RESULT_COLUMNS = ("source", "score", "ci_low", "ci_high", "most_share", "least_share", "n")
 
 
@@ -135,11 +137,15 @@ def fit_scores(votes: Sequence[Vote], sources: Sequence[str], alpha: float = ALP
 def bootstrap_intervals(
     votes: Sequence[Vote], sources: Sequence[str], resamples: int = 200, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile 95 % intervals of :func:`fit_scores`, resampling voters (NaN with < 2 voters)."""
+    """Percentile 95 % intervals of :func:`fit_scores`, resampling voters.
+
+    NaN (no interval) with fewer than :data:`MIN_VOTERS` voters: resampling two or
+    three voters gives intervals that look settled and are not.
+    """
     by_voter: dict[str, list[Vote]] = {}
     for vote in votes:
         by_voter.setdefault(vote.voter, []).append(vote)
-    if len(by_voter) < 2 or resamples < 2:
+    if len(by_voter) < MIN_VOTERS or resamples < 2:
         nan = np.full(len(sources), np.nan)
         return nan, nan
     per_voter = np.stack([comparison_matrix(g, sources) for g in by_voter.values()])

@@ -356,3 +356,35 @@ def test_scores_are_saved_with_the_round_and_unavailable_ones_say_why(tmp_path, 
     votes = parse_votes(VoteLog(tmp_path).read())
     (agreement,) = scorer_agreement(votes, {rnd.code: rnd})  # the unscored judge is left out
     assert agreement.scorer == "length" and agreement.votes == 1
+
+
+def test_too_few_voters_read_as_too_few_not_as_a_settled_interval():
+    """Two votes once showed "+1.52 to +1.52": now no interval until five voters."""
+    from reports.votes import ranking_rows
+    from studies.vote_tally import MIN_VOTERS
+
+    def rows(n: int) -> list[dict[str, str]]:
+        return [
+            {"round": "R", "voter": f"v{i}", "shown": "a|b|c", "most": "a", "least": "c"}
+            for i in range(n)
+        ]
+
+    few = ranking_rows(summarize(rows(2), resamples=50))
+    assert all("not enough votes yet" in row[3] for row in few)
+    enough = ranking_rows(summarize(rows(MIN_VOTERS + 1), resamples=50))
+    assert all(" to " in row[3] and "not enough" not in row[3] for row in enough)
+
+
+def test_least_empathetic_picks_move_the_ranking():
+    """Same most-picks; who is picked least decides the order of the others."""
+    from studies.vote_tally import parse_votes
+
+    base = [{"round": "R", "voter": f"v{i}", "shown": "a|b|c", "most": "a"} for i in range(6)]
+    least_c = {
+        r.source: r.score for r in summarize([{**r, "least": "c"} for r in base], resamples=0)
+    }
+    least_b = {
+        r.source: r.score for r in summarize([{**r, "least": "b"} for r in base], resamples=0)
+    }
+    assert least_c["b"] > least_c["c"] and least_b["c"] > least_b["b"]
+    assert parse_votes([{**base[0], "least": "b"}])[0].least == "b"
