@@ -17,6 +17,8 @@ from core.csvlog import CsvLogError
 from core.questions import by_label, load_questions
 from core.textinput import InputError
 from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.names import responder_choices, scorer_choices
+from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
 from reports.votes import (
     AGREEMENT_HEADERS,
@@ -29,6 +31,7 @@ from reports.votes import (
 )
 from responders.registry import default_responder_ids
 from scorers.registry import offered_scorer_ids
+from studies.strategies import load_strategies
 from studies.vote_log import VoteLog, cast_vote
 from studies.vote_setup import THERAPIST, make_round
 from studies.vote_tally import tally
@@ -37,8 +40,8 @@ from studies.votes import MAX_REPLIES, VoteRound, ballot, list_rounds, load_roun
 RESPONDER_IDS = [rid for rid in default_responder_ids() if rid != THERAPIST]
 INTRO = (
     "## Blind vote\nRead one message and the replies to it, then pick the **most** and the "
-    "**least** empathetic reply. Who wrote each reply (a language model or a licensed "
-    "therapist) stays hidden until you vote. Everyone with the same round code votes on the "
+    "**least** empathetic reply. Who wrote each reply (a language model, prompted one of "
+    "several ways, a licensed therapist, or your teacher) stays hidden until you vote. Everyone with the same round code votes on the "
     "same replies, each in their own order."
 )
 
@@ -91,6 +94,8 @@ def create(
     label: str | None,
     message: str,
     responders: list[str],
+    strategies: list[str],
+    teacher: str,
     scorers: list[str],
     seed: float | None,
     max_tokens: float,
@@ -108,6 +113,8 @@ def create(
             [r for r in responders or [] if r in RESPONDER_IDS],
             seed=None if seed in (None, "") else int(seed),
             scorer_ids=[s for s in scorers or [] if s in offered_scorer_ids()],
+            strategies=list(strategies or []),
+            teacher_replies=teacher or "",
             progress=gradio_progress(progress),
             max_tokens=int(max_tokens),
             temperature=float(temperature),
@@ -115,11 +122,11 @@ def create(
         )
     except InputError as exc:
         raise gr.Error(str(exc)) from None
-    for problem in problems:
-        gr.Warning(f"Left out {problem}")
+    left_out = "".join(f"\n\nLeft out: {p}" for p in problems)
     share = (
-        f"**Round code: `{rnd.code}`** — share it, or add `?round={rnd.code}` to this page's "
-        f"address. {len(rnd.entries)} replies, seed {rnd.seed}."
+        f"**Round code: `{rnd.code}`** ({len(rnd.entries)} replies, shuffle seed {rnd.seed}). "
+        f"Students open this page and type the code, or follow this page's address with "
+        f"`?round={rnd.code}` added." + left_out
     )
     voter = voter or new_voter_id()
     return [rnd.code, share, voter, rnd.code, *ballot_updates(rnd, voter)]
@@ -194,23 +201,40 @@ def _maker() -> list[gr.components.Component]:
             scale=4,
         )
         lucky = gr.Button("Random question", scale=1)
-    message = gr.Textbox(label="Message (or paste your own; then tick two responders)", lines=4)
+    message = gr.Textbox(label="Message (or paste your own)", lines=4)
     responders = gr.CheckboxGroup(
-        RESPONDER_IDS, value=[RESPONDER_IDS[0]], label="Responders (models)"
+        responder_choices(RESPONDER_IDS), value=[RESPONDER_IDS[0]], label="Models that reply"
+    )
+    strategies = gr.CheckboxGroup(
+        [(s.label, s.id) for s in load_strategies().values()],
+        value=list(load_strategies()),
+        label="Ways of prompting them (each model writes one reply per way)",
+        info="Without any key: the local model three ways + the therapist = four replies.",
+    )
+    teacher = gr.Textbox(
+        label="Your own replies (optional; hidden from voters until they vote)",
+        lines=4,
+        placeholder="Label: a friend's reply\nI'm so sorry, that sounds awful…\n---\nLabel: advice only\nYou should …",
+        info="Separate replies with a line of ---; a first line 'Label: …' names one at the reveal.",
     )
     scorers = gr.CheckboxGroup(
-        offered_scorer_ids(),
+        scorer_choices(offered_scorer_ids()),
         value=["bert-head"],
-        label="Scorers shown after the vote (bert-head takes seconds; a judge takes minutes)",
+        label="Scorers shown after the vote (the empathy head takes seconds; a judge minutes)",
     )
     with gr.Row():
         seed = gr.Number(value=None, precision=0, label="Shuffle seed (blank = random)")
         max_tokens = gr.Slider(32, 1024, value=320, step=32, label="Max tokens per reply")
         temperature = gr.Slider(0.0, 1.5, value=0.7, step=0.05, label="Temperature")
+    gr.Markdown(
+        "The local model took 30–90 s a reply on a 2-core CPU: a keyless round of four "
+        "replies takes a few minutes. Stop cancels it (nothing is saved)."
+    )
     keys_in, _ = key_boxes()
     picker.change(question_text, picker, message, api_name=False)
     lucky.click(random_question, None, [picker, message], api_name=False)
-    return [picker, message, responders, scorers, seed, max_tokens, temperature, *keys_in]
+    return [picker, message, responders, strategies, teacher, scorers, seed, max_tokens,
+            temperature, *keys_in]  # fmt: skip
 
 
 def build() -> gr.Blocks:
@@ -221,11 +245,14 @@ def build() -> gr.Blocks:
         with gr.Tab("Vote"):
             with gr.Row():
                 code_box = gr.Textbox(label="Round code", placeholder="K7Q2", scale=3)
-                open_button = gr.Button("Open round", scale=1)
+                open_button = gr.Button("Open round", scale=1, interactive=False)
+            open_notice = notice_box()
             with gr.Accordion("Make a new round (teachers)", open=False):
                 maker_inputs = _maker()
-                make_button = gr.Button("Make the round", variant="primary")
-                share = gr.Markdown()
+                with gr.Row():
+                    make_button = gr.Button("Make the round", variant="primary")
+                    stop_button = gr.Button("Stop", variant="secondary")
+                share = notice_box()
             round_md = gr.Markdown()
             boxes = [
                 gr.Textbox(visible=False, interactive=False, lines=3, max_lines=24)
@@ -235,34 +262,53 @@ def build() -> gr.Blocks:
                 most = gr.Radio([], label="Most empathetic reply")
                 least = gr.Radio([], label="Least empathetic reply")
             reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
-            vote_button = gr.Button("Vote", variant="primary")
-            reveal = gr.Markdown()
+            vote_button = gr.Button("Vote", variant="primary", interactive=False)
+            reveal = notice_box()
         with gr.Tab("Results"):
             with gr.Row():
                 results_code = gr.Textbox(label="Round code (blank = every round)", scale=3)
                 refresh = gr.Button("Show results", scale=1)
-            status = gr.Markdown()
+            status = notice_box()
             chart = gr.Plot(label="Most and least empathetic, share of votes")
-            ranking = gr.Dataframe(headers=RANKING_HEADERS, interactive=False)
+            scroll_cue()
+            ranking = gr.Dataframe(headers=RANKING_HEADERS, interactive=False, wrap=True)
             gr.Markdown("How often each scorer's top (bottom) reply was the voter's most (least):")
             agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
             with gr.Row():
                 results_download = gr.DownloadButton("Download results (CSV)", value=None)
                 votes_download = gr.DownloadButton("Download votes (CSV)", value=votes_file)
         shown = [round_md, *boxes, most, least, reveal]
+        # A button is active only when it can act: Open needs a code, Vote an open round.
+        code_box.change(
+            lambda c: gr.update(interactive=bool((c or "").strip())), code_box, open_button,
+            api_name=False,
+        )  # fmt: skip
+        current.change(
+            lambda c: (gr.update(interactive=bool(c)), c or gr.skip()),
+            current, [vote_button, results_code], api_name=False,
+        )  # fmt: skip
         open_button.click(
-            open_round, [code_box, voter], [voter, current, *shown], api_name="open_round"
+            reports_problems(2 + len(shown))(lambda c, v: ["", *open_round(c, v)]),
+            [code_box, voter],
+            [open_notice, voter, current, *shown],
+            api_name="open_round",
         )
-        make_button.click(
-            create,
-            [*maker_inputs[:7], voter, *maker_inputs[7:]],
+        making = make_button.click(
+            reports_problems(4 + len(shown), at=1)(create),
+            [*maker_inputs[:9], voter, *maker_inputs[9:]],
             [code_box, share, voter, current, *shown],
             api_name="create_round",
             concurrency_limit=2,
         )
-        vote_button.click(vote, [current, voter, most, least, reason], reveal, api_name="vote")
+        stop_button.click(
+            lambda: "Stopped: no round was made.", None, share, cancels=[making], api_name=False
+        )
+        vote_button.click(
+            reports_problems(0)(vote), [current, voter, most, least, reason], reveal,
+            api_name="vote",
+        )  # fmt: skip
         refresh.click(
-            results,
+            reports_problems(4, at=3)(results),
             results_code,
             [chart, ranking, agreement, status, results_download],
             api_name="results",

@@ -76,7 +76,7 @@ def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
     return [
         [
             rank,
-            r.source,
+            source_label(r.source),
             _num(r.score),
             _interval(r.ci_low, r.ci_high),
             f"{r.most_share:.0%} ({r.most})",
@@ -103,21 +103,43 @@ def write_results(results: Sequence[SourceResult], path: Path) -> None:
         writer.writerows({**r.row(), "source": sanitize_cell(r.source)} for r in results)
 
 
-def _source_label(source: str) -> str:
-    """``Local model (no key) · local/qwen…`` for known responders, the id otherwise."""
-    from responders.registry import get_responder
+def source_label(source: str) -> str:
+    """A reply's author for people: the responder's name, the prompt strategy, or the teacher.
 
+    >>> source_label("human/counselchat"), source_label("teacher/warm one")
+    ('Licensed therapist (CounselChat)', "Teacher's reply: warm one")
+    """
+    from responders.registry import get_responder
+    from studies.strategies import load_strategy
+
+    if source.startswith("teacher/"):
+        return "Teacher's reply: " + source.removeprefix("teacher/")
+    rid, _, strategy = source.partition("#")
     try:
-        return f"{get_responder(source).label} · `{source}`"
+        name = get_responder(rid).display_name
     except (KeyError, ValueError):
-        return f"`{source}`"
+        return source
+    if strategy:
+        try:
+            name += f" · {load_strategy(strategy).label}"
+        except KeyError:
+            name += f" · {strategy}"
+    return name
 
 
 def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
     """Who wrote each reply, the saved scores, and this voter's choice."""
+    from scorers.registry import scorer_label
+    from scorers.safety import check
+
     scorers = list(rnd.scores)
-    head = "| reply | written by | " + " | ".join(f"{s} (1–3)" for s in scorers) + " | your vote |"
-    lines = [head, "|" + "---|" * (3 + len(scorers))]
+    texts = {e.source: e.text for e in rnd.entries}
+    head = (
+        "| reply | written by | "
+        + " | ".join(f"{scorer_label(s)} (1–3)" for s in scorers)
+        + " | safety screen | your vote |"
+    )
+    lines = [head, "|" + "---|" * (4 + len(scorers))]
     for letter, source in ballot(rnd, voter):
         values = []
         for scorer in scorers:
@@ -127,12 +149,17 @@ def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
         pick = {row["most"]: "**most** empathetic", row["least"]: "least empathetic"}.get(
             source, ""
         )
+        screen = check(rnd.message, texts.get(source, "")).badge()
         lines.append(
-            f"| {letter} | {_source_label(source)} | " + " | ".join(values) + f" | {pick} |"
+            f"| {letter} | {source_label(source)} | "
+            + " | ".join(values)
+            + f" | {screen} | {pick} |"
         )
     credits = [e.attribution for e in rnd.entries if e.attribution]
     note = (
-        "\n\nScores: overall rubric score, 1 (low) to 3 (high), computed when the round was made."
+        "\n\nScores: overall rubric score, 1 (low) to 3 (high), computed when the round was made. "
+        "Safety screen: would a clinician hesitate to send this reply (a missed risk, a diagnosis "
+        "or dose, harmful advice, dismissiveness)? A screen that can miss things."
     )
     return (
         "### Thank you, your vote is in.\n\n"

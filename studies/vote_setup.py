@@ -14,6 +14,7 @@ reveal after a vote is instant and the same for every voter.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +24,7 @@ from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATUR
 from core.progress import Progress, silent
 from core.questions import Question, find_question, load_questions
 from core.textinput import InputError
+from studies.strategies import Strategy, load_strategy
 from studies.votes import Entry, VoteRound, create_round, save_round
 
 THERAPIST = "human/counselchat"
@@ -54,17 +56,56 @@ def entries_from_rows(
     return grouped
 
 
+#: How a reply written under a prompt strategy is named: ``local/qwen…#chain-of-empathy``.
+STRATEGY_MARK = "#"
+#: Replies a teacher pastes are named ``teacher/<label>`` (the label is hidden until the reveal).
+TEACHER = "teacher/"
+
+
+def teacher_entries(text: str) -> list[Entry]:
+    r"""Replies a teacher pasted: blocks separated by a line of ``---``, each optionally
+    starting with ``Label: …`` (shown only at the reveal).
+
+    >>> [e.source for e in teacher_entries("Label: warm\nI hear you.\n---\nCall someone.")]
+    ['teacher/warm', 'teacher/reply 2']
+    """
+    entries = []
+    for number, block in enumerate(re.split(r"^\s*-{3,}\s*$", text or "", flags=re.M), start=1):
+        lines = block.strip().splitlines()
+        label = f"reply {number}"
+        if lines and lines[0].lower().startswith("label:"):
+            label = lines.pop(0).split(":", 1)[1].strip()[:40] or label
+        reply = "\n".join(lines).strip()
+        if reply:
+            entries.append(Entry(TEACHER + label, reply))
+    return entries
+
+
+def _asks(ids: Sequence[str], strategies: Sequence[str]) -> list[tuple[str, Strategy | None]]:
+    """(responder id, strategy) pairs: each strategy for responders that follow a prompt."""
+    from responders.registry import get_responder
+
+    chosen = [load_strategy(s) for s in strategies] or [None]
+    asks: list[tuple[str, Strategy | None]] = []
+    for rid in ids:
+        follows = get_responder(rid).follows_prompt
+        asks += [(rid, st) for st in chosen] if follows else [(rid, None)]
+    return asks
+
+
 def generate_entries(
     message: str,
     responder_ids: Sequence[str],
     *,
+    strategies: Sequence[str] = (),
     progress: Progress = silent,
     **options: Any,
 ) -> tuple[list[Entry], list[str]]:
-    """Replies from each responder (the therapist too for a bundled question).
+    """Replies from each responder under each prompt strategy (the therapist too for a
+    bundled question), one after the other so a class's round needs no key.
 
-    Returns the entries and a line per responder that gave no reply. ``options``
-    go to :func:`studies.comparison.stream_replies` (system, max_tokens, temperature, keys).
+    Returns the entries and a line per reply that could not be written. ``options``
+    go to :func:`studies.comparison.stream_replies` (max_tokens, temperature, keys).
     """
     from responders.registry import get_responder
     from studies.comparison import stream_replies
@@ -72,24 +113,29 @@ def generate_entries(
     ids = list(dict.fromkeys(responder_ids))
     if find_question(message) is not None and THERAPIST not in ids:
         ids.append(THERAPIST)
-    options.setdefault("system", DEFAULT_SYSTEM_PROMPT)
     options.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
     options.setdefault("temperature", DEFAULT_TEMPERATURE)
-    panels: dict = {}
-    reported = -1
-    for panels in stream_replies(message, [get_responder(i) for i in ids], **options):
-        done = sum(p.status not in ("waiting", "streaming") for p in panels.values())
-        if done != reported:
-            progress(done, len(ids), "writing replies")
-            reported = done
+    asks = _asks(ids, strategies)
     entries, problems = [], []
-    for rid, panel in panels.items():
-        if panel.status == "done" and panel.reply is not None and panel.reply.text.strip():
-            settings = {k: options[k] for k in ("system", "max_tokens", "temperature")}
-            settings["model"] = panel.reply.model
-            entries.append(Entry(rid, panel.reply.text, settings, panel.reply.attribution or ""))
+    for done, (asked, strategy) in enumerate(asks):
+        responder = get_responder(asked)
+        rid = responder.id
+        name = rid + (STRATEGY_MARK + strategy.id if strategy and len(strategies) > 1 else "")
+        progress(done, len(asks), f"writing reply {done + 1} of {len(asks)}")
+        system = strategy.system if strategy else options.get("system", DEFAULT_SYSTEM_PROMPT)
+        panels: dict = {}
+        for snapshot in stream_replies(message, [responder], **{**options, "system": system}):
+            panels = snapshot  # the last snapshot holds the finished reply
+        panel = panels.get(rid)
+        reply = panel.reply if panel is not None else None
+        text = (strategy.extract(reply.text)[0] if strategy else reply.text) if reply else ""
+        if panel is not None and panel.status == "done" and reply is not None and text.strip():
+            settings = {"system": system, "max_tokens": options["max_tokens"]}
+            settings.update(temperature=options["temperature"], model=reply.model)
+            entries.append(Entry(name, text.strip(), settings, reply.attribution or ""))
         else:
-            problems.append(f"{rid}: {panel.note or 'no reply'}")
+            problems.append(f"{name}: {(panel.note if panel else '') or 'no reply'}")
+    progress(len(asks), len(asks), "replies written")
     return entries, problems
 
 
@@ -133,12 +179,20 @@ def make_round(
     *,
     seed: int | None = None,
     scorer_ids: Sequence[str] = (),
+    strategies: Sequence[str] = (),
+    teacher_replies: str = "",
     progress: Progress = silent,
     folder: Path | None = None,
     **options: Any,
 ) -> tuple[VoteRound, list[str]]:
-    """Generate replies, save a round and score it; returns it and any responder problems."""
-    entries, problems = generate_entries(message, responder_ids, progress=progress, **options)
+    """Generate replies, add a teacher's pasted ones, save a round and score it.
+
+    Returns the round and any reply that could not be written.
+    """
+    entries, problems = generate_entries(
+        message, responder_ids, strategies=strategies, progress=progress, **options
+    )
+    entries += teacher_entries(teacher_replies)
     if len(entries) < 2:
         raise InputError(
             "A round needs at least two replies; " + ("; ".join(problems) or "pick more responders")

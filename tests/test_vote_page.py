@@ -61,7 +61,7 @@ def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
     question = load_questions()[3]
     teacher = Client(url, verbose=False)
     code, share, *shown = teacher.predict(
-        question.choice_label, "", [LOCAL], ["bert-head"], 11, 64, 0.7, *NO_KEYS,
+        question.choice_label, "", [LOCAL], ["study"], "", ["bert-head"], 11, 64, 0.7, *NO_KEYS,
         api_name="/create_round",
     )  # fmt: skip
     assert code in share and f"?round={code}" in share
@@ -73,26 +73,30 @@ def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
     reveals = []
     for session, (most, least) in enumerate([("A", "B"), ("B", "A")]):
         student = Client(url, verbose=False)
-        header, texts, letters = ballot(student.predict(code.lower(), api_name="/open_round"))
+        notice, *shown_now = student.predict(code.lower(), api_name="/open_round")
+        header, texts, letters = ballot(tuple(shown_now))
+        assert notice == ""
         assert letters == ["A", "B"]
         assert sorted(texts) == sorted(e.text for e in rnd.entries) and "already" not in header
         reason = "=HYPERLINK(1)" if session == 0 else "kind"
         reveals.append(student.predict(most, least, reason, api_name="/vote"))
-        with pytest.raises(Exception, match="already voted"):
-            student.predict(least, most, "", api_name="/vote")
-        header, _, _ = ballot(student.predict(code, api_name="/open_round"))
+        assert "already voted" in student.predict(least, most, "", api_name="/vote")
+        header, _, _ = ballot(tuple(student.predict(code, api_name="/open_round")[1:]))
         assert "already voted" in header
     for reveal in reveals:
-        assert "human/counselchat" in reveal and "scripted/fake" in reveal
-        assert "**most** empathetic" in reveal and "bert-head" in reveal
-        assert "unscored" not in reveal
+        assert "Licensed therapist (CounselChat)" in reveal and "scripted/fake" in reveal
+        assert "**most** empathetic" in reveal and "Empathy head" in reveal
+        assert "unscored" not in reveal and "safety screen" in reveal
     rows = VoteLog(folder).read()
     assert len(rows) == 2 and {r["round"] for r in rows} == {code}
     assert rows[0]["voter"] != rows[1]["voter"] and rows[0]["reason"] == "=HYPERLINK(1)"
 
     chart, ranking, agreement, status, path = teacher.predict(code, api_name="/results")
     assert "2 sources" in status
-    assert {row[1] for row in ranking["data"]} == {"human/counselchat", "scripted/fake"}
+    assert {row[1] for row in ranking["data"]} == {
+        "Licensed therapist (CounselChat)",
+        "scripted/fake",
+    }
     assert [t["name"] for t in json.loads(chart["plot"])["data"]] == [
         "least empathetic",
         "most empathetic",
@@ -105,16 +109,40 @@ def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
 def test_bad_votes_and_codes_are_clear_messages(url, folder):
     rnd = create_round("I feel alone.", [Entry("a/x", "one"), Entry("b/y", "two")], folder=folder)
     client = Client(url, verbose=False)
-    with pytest.raises(Exception, match="no round ZZZZ"):
-        client.predict("ZZZZ", api_name="/open_round")
+    # Every refusal stays beside its button as a lasting notice (no toast, no red badges).
+    assert "no round ZZZZ" in client.predict("ZZZZ", api_name="/open_round")[0]
     with pytest.raises(Exception, match=r"Open or create a round first|not in the list"):
-        client.predict("A", "B", "", api_name="/vote")
+        client.predict("A", "B", "", api_name="/vote")  # Gradio refuses a letter not offered
     client.predict(rnd.code, api_name="/open_round")
-    with pytest.raises(Exception, match="must be different"):
-        client.predict("A", "A", "", api_name="/vote")
-    with pytest.raises(Exception, match="at least two replies"):
-        client.predict(None, "A message nobody bundled.", [LOCAL], [], None, 64, 0.7, *NO_KEYS,
-                       api_name="/create_round")  # fmt: skip
+    assert "must be different" in client.predict("A", "A", "", api_name="/vote")
+    _code, share, *_ = client.predict(
+        None, "A message nobody bundled.", [LOCAL], ["study"], "", [], None, 64, 0.7, *NO_KEYS,
+        api_name="/create_round",
+    )  # fmt: skip
+    assert share.startswith("⚠️") and "at least two replies" in share
+
+
+def test_a_keyless_round_has_four_replies_a_teachers_among_them(folder):
+    """The local model three ways, the therapist, and a pasted reply: five, no key needed."""
+    from studies.vote_setup import make_round
+
+    question = load_questions()[3]
+    rnd, problems = make_round(
+        question.question,
+        [LOCAL],
+        strategies=["study", "chain-of-empathy", "reader-persona"],
+        teacher_replies="Label: blunt\nJust get on with it.",
+        folder=folder,
+        max_tokens=64,
+    )
+    assert not problems and len(rnd.entries) == 5
+    assert sorted(rnd.sources) == [
+        "human/counselchat",
+        "scripted/fake#chain-of-empathy",
+        "scripted/fake#reader-persona",
+        "scripted/fake#study",
+        "teacher/blunt",
+    ]
 
 
 def test_a_shared_link_opens_its_round(folder):

@@ -48,7 +48,9 @@ def problem(exc: BaseException) -> str:
     return f"⚠️ {text}"
 
 
-def _skips(n_other: int, message: str, at: int) -> tuple[Any, ...]:
+def _skips(n_other: int, message: str, at: int) -> Any:
+    if n_other == 0:  # the notice is the only output
+        return message
     others = [gr.skip() for _ in range(n_other)]
     return (*others[:at], message, *others[at:])
 
