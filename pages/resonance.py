@@ -11,7 +11,7 @@ import tempfile
 import gradio as gr
 import plotly.graph_objects as go
 
-from core.stories import ATTRIBUTION, find_story, load_stories
+from core.stories import attribution, find_story, load_stories
 from core.tables import read_csv
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.progress import gradio_progress
@@ -221,7 +221,7 @@ def build() -> gr.Blocks:
         rate_button = gr.Button("Rate the file")
         metrics = gr.Dataframe(headers=METRIC_HEADERS, interactive=False)
         rated_file = gr.File(label="Rated pairs (CSV)")
-        gr.Markdown(f"<small>{ATTRIBUTION}</small>")
+        gr.Markdown(f"<small>{attribution()}</small>")
 
         example_a.change(pick_example, example_a, story_a, api_name=False)
         example_b.change(pick_example, example_b, story_b, api_name=False)

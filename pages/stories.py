@@ -11,7 +11,7 @@ import gradio as gr
 import plotly.graph_objects as go
 
 from config import KEY_ENV_VARS
-from core.stories import ATTRIBUTION, find_story, load_stories
+from core.stories import attribution, find_story, has_human_ratings, load_stories
 from core.textinput import InputError, clean_text
 from pages.widgets.judge import judge_controls, judge_options
 from pages.widgets.keys import key_boxes, typed_keys
@@ -85,7 +85,7 @@ def pick_example(label: str) -> tuple[str, str]:
     story = find_story(label or "")
     if story is None:
         return gr.skip(), ""
-    credit = f"<small>{ATTRIBUTION} Story `{story.story_id}` ({story.source}).</small>"
+    credit = f"<small>{attribution()} Story `{story.story_id}` ({story.source}).</small>"
     return story.story, credit
 
 
@@ -165,6 +165,8 @@ def run_comparison(
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
 ) -> tuple[list[list[object]], go.Figure, str]:
     """Rate the first ``count`` bundled stories and set them beside the people's ratings."""
+    if not has_human_ratings():
+        raise gr.Error("The stories in use have no human ratings to compare with. " + attribution())
     options = judge_options(samples, temperature, gender, concern, taking, shared)
     keys = typed_keys(key_1, key_2, key_3, key_4)
     _judge(judge_id, options, keys)
@@ -173,6 +175,7 @@ def run_comparison(
         options["persona"],
         limit=int(count),
         samples=options["samples"],
+        temperature=options["temperature"],
         keys=keys,
         progress=gradio_progress(progress),
     )
@@ -249,7 +252,7 @@ def build() -> gr.Blocks:
         agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
         distribution = gr.Plot()
         caution = gr.Markdown()
-        gr.Markdown(f"<small>{ATTRIBUTION}</small>")
+        gr.Markdown(f"<small>{attribution()}</small>")
 
         inputs = [judge, *settings, *keys]
         example.change(pick_example, example, [story, credit], api_name=False)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from core.csvlog import sanitize_cell
 from core.progress import Progress, silent
-from core.stories import BundledStory, load_stories
+from core.stories import BundledStory, attribution, has_human_ratings, load_stories
 from scorers.agreement import compare
 from scorers.base import Score
 from scorers.judge.persona import Persona
@@ -197,12 +197,23 @@ def compare_with_humans(
     *,
     limit: int | None = None,
     samples: int = 1,
+    temperature: float = 0.0,
     keys: Mapping[str, str] | None = None,
     progress: Progress = silent,
 ) -> HumanComparison:
-    """Rate the first ``limit`` bundled stories and compare with their Empathizable ratings."""
+    """Rate the first ``limit`` bundled stories and compare with their Empathizable ratings.
+
+    Raises ValueError when the stories in use carry no human rating (EmpathicStories
+    is not installed), saying how to add it.
+    """
+    if not has_human_ratings():
+        raise ValueError(
+            "The stories in use have no human ratings to compare with: " + attribution()
+        )
     stories = load_stories()[:limit] if limit else load_stories()
-    judge = get_story_judge(judge_id, samples=samples, persona=persona, keys=keys)
+    judge = get_story_judge(
+        judge_id, samples=samples, temperature=temperature, persona=persona, keys=keys
+    )
     scores = []
     for index, story in enumerate(stories):
         scores.append(judge.score(story.story))

@@ -253,3 +253,17 @@ def test_local_judge_rates_a_tiny_story():
     assert score.ok, score.reason
     assert all(1 <= score.value(c) <= 5 for c in ("empathy", "affective", "cognitive"))
     assert isinstance(score, Score) and score.prompt_version == "story-v1"
+
+
+def test_without_empathicstories_the_own_stories_are_used_and_comparison_says_why(
+    monkeypatch, tmp_path
+):
+    """EmpathicStories has no licence to ship: absent, the project's own stories serve."""
+    import core.stories as bank
+
+    monkeypatch.setattr(bank, "EMPATHIC_STORIES_CSV", tmp_path / "absent.csv")
+    stories = bank.load_stories()
+    assert len(stories) == 16 and all(s.empathizable is None for s in stories)
+    assert not bank.has_human_ratings() and "EMPATHY_LAB_DATA_DIR" in bank.attribution()
+    with pytest.raises(ValueError, match="no human ratings"):
+        st.compare_with_humans("judge/local/qwen2.5-coder-1.5b", None, limit=2)

@@ -1,10 +1,8 @@
-"""Rebuild ``assets/data/empathic_stories_dev.csv`` from the shared EmpathicStories copy.
+"""Check the installed EmpathicStories copy the Stories and Resonance pages would use.
 
-Keeps only what the app needs from the 79 development-split stories: the id,
-the source, the story, the annotator's summaries of its main event, emotion
-and moral (the embedding resonance method can compare those aspect by
-aspect) and the annotator's "Empathizable" rating (1–5). Stories are kept as
-written.
+EmpathicStories does not ship (no licence to redistribute it): the pages read it
+from ``EMPATHY_LAB_DATA_DIR/empathic_stories/stories_dev.csv`` when it is there,
+and this project's own stories (``assets/data/own_stories.csv``) otherwise.
 
     python tools/build_story_bank.py
 """
@@ -16,19 +14,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import pandas as pd
-
-from config import EMPATHIC_STORIES_CSV
-from core.stories import COLUMNS, STORIES_FILE
+from core.stories import attribution, has_human_ratings, load_stories, stories_file
 
 
 def main() -> int:
-    """Write the bundled story bank; print how many rows."""
-    df = pd.read_csv(EMPATHIC_STORIES_CSV, dtype={"empathizable": "Int64"})
-    df = df[df.story.notna() & df.empathizable.notna()]
-    df[list(COLUMNS)].to_csv(STORIES_FILE, index=False)
-    print(f"wrote {len(df)} stories to {STORIES_FILE}")
-    return 0
+    """Print which bank is in use and how many stories it holds."""
+    bank = load_stories()
+    rated = sum(s.empathizable is not None for s in bank)
+    print(f"{stories_file()}: {len(bank)} stories, {rated} with a person's rating")
+    print(attribution())
+    return 0 if has_human_ratings() or bank else 1
 
 
 if __name__ == "__main__":
