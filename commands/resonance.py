@@ -9,11 +9,11 @@ python cli.py resonance-pairs --pairs 10 --seed 0 --output pairs.csv
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import statistics
 
 from commands.common import Subparsers, fail, read_csv, say
+from core.tables import write_table
 
 
 def _method(method_id: str, samples: int):
@@ -90,10 +90,7 @@ def run_pairs(args: argparse.Namespace) -> int:
     from studies.resonance import bundled_pairs
 
     rows = bundled_pairs(args.pairs, args.seed)
-    with open(args.output, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_table(args.output, rows)
     say(f"wrote {len(rows)} pairs of bundled EmpathicStories stories to {args.output}")
     return 0
 

@@ -8,10 +8,10 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 
 from commands.common import Subparsers, add_persona_options, fail, persona, read_csv, say
+from core.tables import TableWriter
 
 
 def run_rate(args: argparse.Namespace) -> int:
@@ -38,16 +38,12 @@ def run_rate(args: argparse.Namespace) -> int:
     fields = list(rows[0]) if rows else ["story"]
     fields += [c for c in OUTPUT_COLUMNS if c not in fields]
     unscored = 0
-    with open(args.output, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
-        writer.writeheader()
-        with terminal_progress("story-rate") as progress:
-            for line, row in enumerate(iter_rated_rows(rows, judge, progress), start=2):
-                writer.writerow(row)
-                out.flush()  # a long run keeps what it has rated so far
-                if row["status"] != "ok":
-                    unscored += 1
-                    say(f"line {line}: unscored: {row['reason']}")
+    with TableWriter(args.output, fields) as out, terminal_progress("story-rate") as progress:
+        for line, row in enumerate(iter_rated_rows(rows, judge, progress), start=2):
+            out.write(row)  # written and flushed: a long run keeps what it has rated so far
+            if row["status"] != "ok":
+                unscored += 1
+                say(f"line {line}: unscored: {row['reason']}")
     say(f"wrote {len(rows)} rows to {args.output} ({unscored} unscored)")
     return 0
 

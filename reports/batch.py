@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import plotly.graph_objects as go
 
+from core.tables import write_table
 from studies import batch_summary as bs
 from studies.batch_store import RunFolder
 
@@ -177,6 +178,6 @@ def write_report(folder: str | Path) -> BatchReport:
         f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>"
     )
     report.path.write_text(page, encoding="utf-8")
-    report.summary.to_csv(Path(folder) / "summary.csv", index=False)
-    report.tests.to_csv(Path(folder) / "tests.csv", index=False)
+    for name, frame in (("summary.csv", report.summary), ("tests.csv", report.tests)):
+        write_table(Path(folder) / name, frame.to_dict("records"), list(frame.columns))
     return report

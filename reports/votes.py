@@ -9,14 +9,13 @@
 
 from __future__ import annotations
 
-import csv
 import math
 from collections.abc import Sequence
 from pathlib import Path
 
 import plotly.graph_objects as go
 
-from core.csvlog import sanitize_cell
+from core.tables import write_table
 from studies.vote_tally import MIN_VOTERS, RESULT_COLUMNS, Agreement, SourceResult
 from studies.votes import VoteRound, ballot
 
@@ -97,10 +96,7 @@ def agreement_rows(agreements: Sequence[Agreement]) -> list[list[object]]:
 
 def write_results(results: Sequence[SourceResult], path: Path) -> None:
     """The results CSV: one row per source with :data:`RESULT_COLUMNS` (cells formula-safe)."""
-    with Path(path).open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=RESULT_COLUMNS)
-        writer.writeheader()
-        writer.writerows({**r.row(), "source": sanitize_cell(r.source)} for r in results)
+    write_table(path, [r.row() for r in results], RESULT_COLUMNS)
 
 
 def source_label(source: str) -> str:

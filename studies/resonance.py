@@ -13,7 +13,6 @@ Spearman, MSE, and macro-F1 with both sides binned at 2.5, as in Shen et al.).
 
 from __future__ import annotations
 
-import csv
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from sklearn.metrics import f1_score, mean_squared_error
 from core.csvlog import sanitize_cell
 from core.progress import Progress, silent
 from core.stories import BundledStory, load_stories
+from core.tables import write_table
 from scorers.resonance import (
     ASPECTS,
     EmbeddingResonance,
@@ -87,10 +87,7 @@ def write_rows(path: str, rows: Sequence[Mapping[str, str]], judge: bool = True)
     fields = list(rows[0]) if rows else ["story_a", "story_b"]
     extra = OUTPUT_COLUMNS if judge else [c for c in OUTPUT_COLUMNS if c not in GAP_COLUMNS]
     fields = [f for f in fields if f not in OUTPUT_COLUMNS] + list(extra)
-    with open(path, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_table(path, rows, fields)
 
 
 def bundled_pairs(count: int, seed: int = 0) -> list[dict[str, str]]:

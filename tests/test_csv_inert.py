@@ -1,0 +1,64 @@
+"""Every CSV the app writes is formula-safe: a cell starting with = + - @ stays text."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.tables import read_csv, write_table
+
+ROOT = Path(__file__).resolve().parents[1]
+DANGEROUS = ('=HYPERLINK("http://x","click")', "+1+1", "-2+3", "@SUM(A1:A2)")
+
+
+def _cells(path: Path) -> list[str]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return [cell for row in csv.reader(fh) for cell in row]
+
+
+def test_the_one_writer_quotes_every_dangerous_start_and_reads_it_back(tmp_path):
+    path = tmp_path / "t.csv"
+    write_table(path, [{"reply": d, "n": 1} for d in DANGEROUS])
+    written = _cells(path)
+    assert all(f"'{d}" in written for d in DANGEROUS)
+    assert [r["reply"] for r in read_csv(str(path))] == list(DANGEROUS)
+
+
+@pytest.fixture(scope="module")
+def replies(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("inert") / "in.csv"
+    rows = [{"id": str(i), "message": "I feel alone.", "reply": d + " I'm here for you.", "r": "2"}
+            for i, d in enumerate(DANGEROUS)]  # fmt: skip
+    write_table(path, rows)
+    # the input file itself holds the raw formulas, as a user's file would
+    path.write_text(path.read_text(encoding="utf-8").replace(",'", ","), encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "--scorer", "bert-head"],
+        ["safety"],
+        ["perturb", "--perturbations", "leetspeak", "--rewriter", "none"],
+        ["align", "--human", "overall=r", "--scale", "1:3", "--boot", "0", "--rows"],
+    ],
+    ids=["score", "safety", "perturb", "align"],
+)
+def test_every_command_writes_dangerous_cells_inert(command, replies, tmp_path):
+    out = tmp_path / "out.csv"
+    args = [*command, str(out)] if command[-1] == "--rows" else [*command, "--output", str(out)]
+    done = subprocess.run(
+        [sys.executable, "cli.py", *args[:1], "--input", str(replies), *args[1:]],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    cells = _cells(out)
+    raw = [c for c in cells if c.startswith(("=", "+", "-", "@"))]
+    assert not raw, raw
+    assert any(c.startswith("'=HYPERLINK") for c in cells)
