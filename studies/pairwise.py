@@ -27,16 +27,14 @@ items, any source of comparisons.
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from core.progress import Progress, silent
 from scorers.judge.pairwise import NAMES, PairVerdict, PairwiseJudge
+from studies import bradley_terry as bt
 
 
 @dataclass(frozen=True)
@@ -79,15 +77,6 @@ def bias_summary(
     return out
 
 
-def _strengths(comparisons: np.ndarray, n_items: int, alpha: float) -> np.ndarray:
-    import choix
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        params = choix.ilsr_pairwise(n_items, comparisons.tolist(), alpha=alpha)
-    return params - params.mean()
-
-
 def rank_pairs(
     comparisons: Sequence[tuple[str, str]],
     items: Sequence[str],
@@ -102,27 +91,15 @@ def rank_pairs(
     bootstrap interval; NaN without resampling), ``wins, losses, rank``.
     ``alpha`` is choix's regularisation (keeps unbeaten items finite).
     """
-    from scipy import stats
-
     index = {item: i for i, item in enumerate(items)}
     unknown = {x for pair in comparisons for x in pair} - set(index)
     if unknown:
         raise ValueError(f"comparisons name unknown items: {', '.join(sorted(unknown))}")
-    data = np.array([[index[w], index[lose]] for w, lose in comparisons], dtype=int).reshape(-1, 2)
-    strength = _strengths(data, len(items), alpha) if len(data) else np.zeros(len(items))
-    low = high = np.full(len(items), np.nan)
-    if n_boot > 0 and len(data) >= 2:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = stats.bootstrap(
-                (np.arange(len(data)),),
-                lambda idx: _strengths(data[idx.astype(int)], len(items), alpha),
-                vectorized=False,
-                n_resamples=n_boot,
-                method="percentile",
-                rng=np.random.default_rng(seed),
-            )
-        low, high = result.confidence_interval
+    pairs = [(index[w], index[lose]) for w, lose in comparisons]
+    strength = bt.strengths(bt.wins_matrix(pairs, len(items)), alpha)
+    # each judged pair is one group to resample
+    groups = [bt.wins_matrix([p], len(items)) for p in pairs]
+    low, high = bt.intervals(groups, len(items), alpha, n_boot, seed)
     wins = Counter(w for w, _ in comparisons)
     losses = Counter(lose for _, lose in comparisons)
     rows = [

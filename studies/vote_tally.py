@@ -18,15 +18,13 @@ over voters: a voter's votes are resampled together.
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-import choix
 import numpy as np
-from scipy import stats
 
+from studies import bradley_terry as bt
 from studies.votes import VoteRound
 
 ALPHA = 0.05
@@ -116,22 +114,13 @@ def comparison_matrix(votes: Sequence[Vote], sources: Sequence[str]) -> np.ndarr
     [[0.0, 0.0], [1.0, 0.0]]
     """
     index = {s: i for i, s in enumerate(sources)}
-    matrix = np.zeros((len(sources), len(sources)))
-    for vote in votes:
-        for winner, loser in vote_pairs(vote):
-            matrix[index[winner], index[loser]] += 1
-    return matrix
-
-
-def _fit(matrix: np.ndarray, alpha: float = ALPHA) -> np.ndarray:
-    if not matrix.any():
-        return np.zeros(len(matrix))
-    return np.asarray(choix.ilsr_pairwise_dense(matrix, alpha=alpha))
+    pairs = [(index[w], index[lose]) for vote in votes for w, lose in vote_pairs(vote)]
+    return bt.wins_matrix(pairs, len(sources))
 
 
 def fit_scores(votes: Sequence[Vote], sources: Sequence[str], alpha: float = ALPHA) -> np.ndarray:
     """Bradley–Terry log-strengths (mean 0) of ``sources`` from ``votes``, by choix."""
-    return _fit(comparison_matrix(votes, sources), alpha)
+    return bt.strengths(comparison_matrix(votes, sources), alpha)
 
 
 def bootstrap_intervals(
@@ -148,22 +137,8 @@ def bootstrap_intervals(
     if len(by_voter) < MIN_VOTERS or resamples < 2:
         nan = np.full(len(sources), np.nan)
         return nan, nan
-    per_voter = np.stack([comparison_matrix(g, sources) for g in by_voter.values()])
-
-    def statistic(picked: np.ndarray) -> np.ndarray:
-        return _fit(per_voter[picked.astype(int)].sum(axis=0))
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a degenerate resample is fine: its interval is a point
-        result = stats.bootstrap(
-            (np.arange(len(per_voter)),),
-            statistic,
-            vectorized=False,
-            n_resamples=resamples,
-            method="percentile",
-            rng=np.random.default_rng(seed),
-        )
-    return np.asarray(result.confidence_interval.low), np.asarray(result.confidence_interval.high)
+    per_voter = [comparison_matrix(g, sources) for g in by_voter.values()]
+    return bt.intervals(per_voter, len(sources), ALPHA, resamples, seed)
 
 
 def summarize(
