@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 
 from config import RUNS_DIR, SETTINGS
 from pages.widgets.keys import key_boxes, typed_keys
-from pages.widgets.names import responder_choices, scorer_choices
+from pages.widgets.names import responder_choices, responder_name, scorer_choices, scorer_name
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
 from reports.batch import write_report
@@ -90,7 +90,24 @@ def _results(folder: Path) -> tuple[pd.DataFrame, go.Figure | None, go.Figure | 
     report = write_report(folder)
     figures = [*report.figures, None, None]
     files = [str(report.path), str(folder / "results.csv")]
-    return report.headline, figures[0], figures[1], files
+    return readable_headline(report.headline), figures[0], figures[1], files
+
+
+def readable_headline(table: pd.DataFrame) -> pd.DataFrame:
+    """The headline with people's names for responders, strategies and scorers."""
+    from studies.strategies import load_strategies
+
+    strategies = {s.id: s.label for s in load_strategies().values()}
+    strategies["as-written"] = "as written (no prompt)"
+    out = table.copy()
+    out["responder"] = out["responder"].map(responder_name)
+    out["strategy"] = out["strategy"].map(lambda s: strategies.get(s, s))
+    overall = {
+        c: scorer_name(c.removesuffix(" overall")) + ": overall"
+        for c in out.columns
+        if c.endswith(" overall")
+    }
+    return out.rename(columns=overall)
 
 
 def run_page(

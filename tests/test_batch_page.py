@@ -42,7 +42,12 @@ def test_run_shows_headline_and_files_then_continues(page):
     client, runs = page
     status, headline, _, _, files = ask(client, "page-run")
     assert "**3** replies made" in status
-    assert headline["data"][0][:4] == ["human/counselchat", "as-written", 3, 3]
+    assert headline["data"][0][:4] == [
+        "Licensed therapist (CounselChat)",
+        "as written (no prompt)",
+        3,
+        3,
+    ]
     assert sorted(f.rsplit("/", 1)[-1] for f in files) == ["report.html", "results.csv"]
     assert "**3** already done" in ask(client, "page-run")[0]
     assert len(RunFolder(runs / "page-run").log().read()) == 3

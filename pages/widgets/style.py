@@ -7,7 +7,7 @@ True
 from __future__ import annotations
 
 CSS = """
-.notice p { font-weight: 600; color: #8a4b00; }
+.notice p { font-weight: 600; }
 .scroll-cue { display: none; }
 @media (max-width: 700px) { .scroll-cue { display: block; } }
 """
