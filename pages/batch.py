@@ -183,8 +183,8 @@ def stop_run(name: str) -> str:
         return "No run with that name is in progress."
     stop.set()
     return (
-        "Stopping: the replies already asked for are finishing and will be kept. This line "
-        "says **Stopped** when they are written; then Run continues where it stopped."
+        "Stopping: the replies already asked for are finishing and will be kept; this line "
+        "changes once they are written. Then Run continues where it stopped."
     )
 
 

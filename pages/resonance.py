@@ -14,6 +14,8 @@ import plotly.graph_objects as go
 from core.stories import attribution, find_story, load_stories
 from core.tables import read_csv
 from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.names import scorer_choices
+from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
 from reports.story_charts import resonance_chart
 from scorers.registry import offered_scorer_ids
@@ -30,7 +32,12 @@ from scorers.rubric import load_rubric
 from studies import resonance as rs
 
 RUBRIC = load_rubric("resonance")
-METHODS = ["embedding", *(sid for sid in offered_scorer_ids() if sid.startswith("judge/"))]
+#: Gradio fills a parameter whose default is a gr.Progress with the request's progress bar.
+_PROGRESS = gr.Progress()
+METHODS = [
+    ("Embedding (MiniLM: fast, sees mostly the topic)", "embedding"),
+    *scorer_choices(sid for sid in offered_scorer_ids() if sid.startswith("judge/")),
+]
 METHOD_HELP = (
     "**embedding**: how close the two texts are for a sentence encoder (MiniLM), "
     "mapped to 1–4 (cosine 0 or less → 1, cosine 1 → 4). Fast, but it mostly sees a "
@@ -56,10 +63,24 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
+def one_number(rating: PairRating) -> bool:
+    """True when every aspect holds the same value from one comparison (an embedding of
+    whole stories, with no aspect summaries): showing four bars would pretend otherwise."""
+    values = {round(rating.value(a) or 0.0, 6) for a in ASPECTS}
+    return rating.order_gap is None and len(values) == 1
+
+
 def rating_markdown(rating: PairRating) -> str:
     """The four similarities in words, with the order gap and a position-bias warning."""
     if not rating.ok:
         return f"**Could not rate this pair:** {rating.reason}"
+    if one_number(rating):
+        return (
+            f"- Similarity of the two stories: **{rating.value(ASPECTS[-1]):.2f}** of 4\n\n"
+            "The embedding compared the whole stories, so it cannot tell the event, the "
+            "emotion and the moral apart: this is one number, not four. A judge rates each "
+            "aspect on its own."
+        )
     lines = [f"- {RUBRIC.label(a)}: **{rating.value(a):.2f}** of 4" for a in ASPECTS]
     if rating.order_gap is not None:
         lines.append(
@@ -98,6 +119,8 @@ def rate_pair(
     (rating,) = method.rate_pairs([Pair(story_a, story_b)])
     if not rating.ok:
         raise gr.Error(rating.reason or "the pair could not be rated")
+    if one_number(rating):  # one similarity: no chart of four identical bars
+        return rating_markdown(rating), None
     return rating_markdown(rating), resonance_chart(rating.values, rating.orders)
 
 
@@ -130,7 +153,7 @@ def find_matches(
             m.story.source,
             *(_round(m.rating.value(a)) for a in ASPECTS),
             m.rating.status,
-            " ".join(m.story.story.split()[:40]) + "…",
+            " ".join(m.story.story.split()[:16]) + "…",
         ]
         for m in matches
     ]
@@ -204,13 +227,15 @@ def build() -> gr.Blocks:
 
         gr.Markdown(
             "### Find resonant stories\nRank the bundled stories by how much they resonate "
-            "with story A. The embedding ranks all 79; a judge re-ranks the embedding's "
+            "with story A. The embedding ranks every story in the bank; a judge re-ranks the embedding's "
             "10 best (two calls each)."
         )
         with gr.Row():
             top = gr.Slider(1, 10, value=5, step=1, label="Matches to show")
             find = gr.Button("Find resonant stories")
-        matches = gr.Dataframe(headers=MATCH_HEADERS, interactive=False, wrap=True)
+        find_notice = notice_box()
+        scroll_cue()
+        matches = gr.Dataframe(headers=MATCH_HEADERS, interactive=False, wrap=True, max_height=900)
 
         gr.Markdown(
             "### Rate your own pairs\nUpload a CSV with `story_a` and `story_b` columns. Add "
@@ -219,6 +244,7 @@ def build() -> gr.Blocks:
         )
         upload = gr.File(label="Pairs (CSV)", file_types=[".csv"], type="filepath")
         rate_button = gr.Button("Rate the file")
+        file_notice = notice_box()
         metrics = gr.Dataframe(headers=METRIC_HEADERS, interactive=False)
         rated_file = gr.File(label="Rated pairs (CSV)")
         gr.Markdown(f"<small>{attribution()}</small>")
@@ -226,12 +252,17 @@ def build() -> gr.Blocks:
         example_a.change(pick_example, example_a, story_a, api_name=False)
         example_b.change(pick_example, example_b, story_b, api_name=False)
         compare.click(
-            rate_pair, [story_a, story_b, method, *keys], [verdict, chart], api_name="rate_pair"
-        )
-        find.click(find_matches, [story_a, method, top, *keys], matches, api_name="find")
+            reports_problems(1)(rate_pair), [story_a, story_b, method, *keys], [verdict, chart],
+            api_name="rate_pair",
+        )  # fmt: skip
+        find.click(
+            reports_problems(1)(lambda *a, progress=_PROGRESS: ("", find_matches(*a, progress=progress))),
+            [story_a, method, top, *keys], [find_notice, matches], api_name="find",
+        )  # fmt: skip
         rate_button.click(
-            rate_file, [upload, method, *keys], [metrics, rated_file], api_name="rate_file"
-        )
+            reports_problems(2)(lambda *a, progress=_PROGRESS: ("", *rate_file(*a, progress=progress))),
+            [upload, method, *keys], [file_notice, metrics, rated_file], api_name="rate_file",
+        )  # fmt: skip
     return page
 
 

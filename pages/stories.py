@@ -15,6 +15,8 @@ from core.stories import attribution, find_story, has_human_ratings, load_storie
 from core.textinput import InputError, clean_text
 from pages.widgets.judge import judge_controls, judge_options
 from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.names import scorer_choices
+from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
 from reports.story_charts import persona_chart, rating_distribution
 from scorers.base import Score
@@ -28,6 +30,8 @@ RUBRIC = load_rubric("story-evocation")
 # finds the progress argument only among named parameters, never after *args).
 assert len(KEY_ENV_VARS) == 4
 JUDGES = [sid for sid in offered_scorer_ids() if sid.startswith("judge/")]
+#: Gradio fills a parameter whose default is a gr.Progress with the request's progress bar.
+_PROGRESS = gr.Progress()
 RATING_HEADERS = ["reader", *(RUBRIC.label(c) for c in RUBRIC.components), "status", "why"]
 AGREEMENT_HEADERS = [
     "rating",
@@ -103,13 +107,14 @@ def rate_story(
     key_3: str = "",
     key_4: str = "",
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
-) -> list[list[object]]:
-    """Rate one story with the chosen judge and persona."""
+) -> tuple[list[list[object]], go.Figure]:
+    """Rate one story with the chosen judge and persona: the table row and its chart."""
     options = judge_options(samples, temperature, gender, concern, taking, shared)
     judge = _judge(judge_id, options, typed_keys(key_1, key_2, key_3, key_4))
-    progress(0.2, desc="the judge is reading (the local model needs ~10–60 s)")
+    progress(0.2, desc="the judge is reading (the local model took 30–70 s on a 2-core CPU)")
     score = judge.score(_story(story))
-    return [rating_row(st.persona_name(options["persona"]), score)]
+    name = st.persona_name(options["persona"])
+    return [rating_row(name, score)], persona_chart([(name, score)])
 
 
 def run_grid(
@@ -233,13 +238,20 @@ def build() -> gr.Blocks:
                 story = gr.Textbox(label="Story", lines=8)
                 credit = gr.Markdown()
             with gr.Column(scale=2):
-                judge = gr.Dropdown(JUDGES, value=SAMPLED_JUDGE, label="Judge")
+                judge = gr.Dropdown(scorer_choices(JUDGES), value=SAMPLED_JUDGE, label="Judge")
                 settings = judge_controls()
                 keys, _ = key_boxes()
                 with gr.Row():
                     rate = gr.Button("Rate the story", variant="primary")
                     grid = gr.Button("Compare reader personas")
-        ratings = gr.Dataframe(headers=RATING_HEADERS, interactive=False, wrap=True)
+        notice = notice_box()
+        scroll_cue()
+        ratings = gr.Dataframe(
+            headers=RATING_HEADERS,
+            interactive=False,
+            wrap=True,
+            column_widths=["150px", "110px", "110px", "110px", "90px", "420px"],
+        )
         grid_chart = gr.Plot()
 
         gr.Markdown(
@@ -247,19 +259,41 @@ def build() -> gr.Blocks:
             "the people's ratings. The judge options above (persona included) apply."
         )
         with gr.Row():
-            count = gr.Slider(5, 79, value=10, step=1, label="Bundled stories to rate")
+            count = gr.Slider(
+                2, max(2, len(load_stories())), value=10, step=1, label="Bundled stories to rate"
+            )
             compare = gr.Button("Compare with people")
-        agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
+        compare_notice = notice_box()
+        agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False, wrap=True)
         distribution = gr.Plot()
         caution = gr.Markdown()
         gr.Markdown(f"<small>{attribution()}</small>")
 
         inputs = [judge, *settings, *keys]
         example.change(pick_example, example, [story, credit], api_name=False)
-        rate.click(rate_story, [story, *inputs], ratings, api_name="rate_story")
-        grid.click(run_grid, [story, *inputs], [ratings, grid_chart], api_name="persona_grid")
+        rate.click(
+            reports_problems(2)(
+                lambda *a, progress=_PROGRESS: ("", *rate_story(*a, progress=progress))
+            ),
+            [story, *inputs],
+            [notice, ratings, grid_chart],
+            api_name="rate_story",
+        )
+        grid.click(
+            reports_problems(2)(
+                lambda *a, progress=_PROGRESS: ("", *run_grid(*a, progress=progress))
+            ),
+            [story, *inputs],
+            [notice, ratings, grid_chart],
+            api_name="persona_grid",
+        )
         compare.click(
-            run_comparison, [count, *inputs], [agreement, distribution, caution], api_name="compare"
+            reports_problems(3)(
+                lambda *a, progress=_PROGRESS: ("", *run_comparison(*a, progress=progress))
+            ),
+            [count, *inputs],
+            [compare_notice, agreement, distribution, caution],
+            api_name="compare",
         )
     return page
 

@@ -31,7 +31,8 @@ def fake_story_judge(monkeypatch):
 
 
 def test_rate_story_shows_the_three_ratings_and_the_persona(fake_story_judge):
-    (row,) = stories_page.rate_story(STORY, "judge/fake/v1", 1, 0.0, "", "high", "", "yes")
+    (row,), chart = stories_page.rate_story(STORY, "judge/fake/v1", 1, 0.0, "", "high", "", "yes")
+    assert chart.data, "a single rating is drawn too (the chart stayed empty before)"
     assert row[:4] == ["high concern, shared experience", 5.0, 4.0, 4.0]
     assert row[4] == "ok" and row[5] == "moved"
 
@@ -78,9 +79,12 @@ def client():
 
 def test_resonance_page_rates_a_pair_finds_matches_and_rates_a_file(client, tmp_path):
     a, b = load_stories()[0].story, load_stories()[1].story
-    verdict, _ = client.predict(a, b, "embedding", "", "", "", "", api_name="/rate_pair")
+    verdict, chart = client.predict(a, b, "embedding", "", "", "", "", api_name="/rate_pair")
     assert "of 4" in verdict and "Position bias" not in verdict
-    found = client.predict(a, "embedding", 3, "", "", "", "", api_name="/find")
+    # the embedding compares whole stories: one similarity, said so, and no four equal bars
+    assert "one number, not four" in verdict and chart is None
+    notice, found = client.predict(a, "embedding", 3, "", "", "", "", api_name="/find")
+    assert notice == ""
     ids = [row[0] for row in found["data"]]
     assert len(ids) == 3 and load_stories()[0].story_id not in ids
     path = tmp_path / "pairs.csv"
@@ -93,8 +97,8 @@ def test_resonance_page_rates_a_pair_finds_matches_and_rates_a_file(client, tmp_
             )
     from gradio_client import handle_file
 
-    metrics, rated = client.predict(handle_file(str(path)), "embedding", "", "", "", "",
-                                    api_name="/rate_file")  # fmt: skip
+    _notice, metrics, rated = client.predict(handle_file(str(path)), "embedding", "", "", "", "",
+                                             api_name="/rate_file")  # fmt: skip
     (row,) = metrics["data"]
     assert row[0] == "empathy" and row[1] == 4
     with open(rated, encoding="utf-8") as fh:
@@ -103,8 +107,8 @@ def test_resonance_page_rates_a_pair_finds_matches_and_rates_a_file(client, tmp_
 
 
 def test_resonance_page_explains_bad_input(client):
-    with pytest.raises(Exception, match="empty"):
-        client.predict("", "x", "embedding", "", "", "", "", api_name="/rate_pair")
+    verdict, _ = client.predict("", "x", "embedding", "", "", "", "", api_name="/rate_pair")
+    assert verdict.startswith("⚠️") and "empty" in verdict  # a lasting notice, not a toast
 
 
 def test_position_bias_warning_text():
