@@ -114,3 +114,16 @@ def test_rating_talk_that_steers_the_judge_is_judged_both_ways_and_the_lower_kep
     assert score.overall == 1 and "lower verdict kept" in score.note
     plain = InjectionGuard(Echo()).score("Your test score does not decide your worth.")
     assert plain.note is None  # innocent rating talk that changes nothing leaves no note
+
+
+def test_every_judge_the_registry_offers_reads_replies_through_the_guard() -> None:
+    """Wiring: a judge built without the guard would read injected text; none may."""
+    from scorers.registry import get_scorer, offered_scorer_ids
+
+    judges = [sid for sid in offered_scorer_ids() if sid.startswith("judge")]
+    assert judges
+    for sid in judges:
+        scorer = get_scorer(sid)
+        while not isinstance(scorer, InjectionGuard) and hasattr(scorer, "inner"):
+            scorer = scorer.inner
+        assert isinstance(scorer, InjectionGuard), sid
