@@ -263,7 +263,7 @@ def build() -> gr.Blocks:
                 least = gr.Radio([], label="Least empathetic reply")
             reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
             vote_button = gr.Button("Vote", variant="primary", interactive=False)
-            reveal = notice_box()
+            reveal = gr.Markdown()
         with gr.Tab("Results"):
             with gr.Row():
                 results_code = gr.Textbox(label="Round code (blank = every round)", scale=3)

@@ -130,12 +130,9 @@ def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
 
     scorers = list(rnd.scores)
     texts = {e.source: e.text for e in rnd.entries}
-    head = (
-        "| reply | written by | "
-        + " | ".join(f"{scorer_label(s)} (1–3)" for s in scorers)
-        + " | safety screen | your vote |"
-    )
-    lines = [head, "|" + "---|" * (4 + len(scorers))]
+    cells = ["reply", "written by", *(f"{scorer_label(s)} (1–3)" for s in scorers)]
+    cells += ["safety screen", "your vote"]
+    lines = ["| " + " | ".join(cells) + " |", "|" + "---|" * len(cells)]
     for letter, source in ballot(rnd, voter):
         values = []
         for scorer in scorers:
@@ -146,11 +143,8 @@ def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
             source, ""
         )
         screen = check(rnd.message, texts.get(source, "")).badge()
-        lines.append(
-            f"| {letter} | {source_label(source)} | "
-            + " | ".join(values)
-            + f" | {screen} | {pick} |"
-        )
+        cells = [letter, source_label(source), *values, screen, pick]
+        lines.append("| " + " | ".join(cells) + " |")
     credits = [e.attribution for e in rnd.entries if e.attribution]
     note = (
         "\n\nScores: overall rubric score, 1 (low) to 3 (high), computed when the round was made. "
