@@ -68,10 +68,12 @@ def test_flag_from_the_compare_page_lands_with_every_field(client, flag_dir):
         and row["max_tokens"] == "64"
         and row["temperature"] == "0.3"
     )
-    (score,) = json.loads(row["scores"])
+    score, screen = json.loads(row["scores"])
     assert (
         score["scorer_id"] == "bert-head" and score["status"] == "ok" and 1 <= score["overall"] <= 3
     )
+    # the safety screen is kept beside the scores
+    assert screen["scorer_id"] == "safety-screen" and screen["reply_safe"] in (0, 1)
     assert row["note"] == "interesting; my key [redacted]"
     assert SECRET not in (flag_dir / "flags.csv").read_text(encoding="utf-8")
     assert list(row) == list(FIELDS)
