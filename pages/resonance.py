@@ -15,7 +15,7 @@ from core.stories import attribution, find_story, load_stories
 from core.tables import read_csv
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import scorer_choices
-from pages.widgets.notice import notice_box, reports_problems, scroll_cue
+from pages.widgets.notice import notice_box, reports_problems, scroll_cue, with_notice
 from pages.widgets.progress import gradio_progress
 from reports.story_charts import resonance_chart
 from scorers.registry import offered_scorer_ids
@@ -32,8 +32,6 @@ from scorers.rubric import load_rubric
 from studies import resonance as rs
 
 RUBRIC = load_rubric("resonance")
-#: Gradio fills a parameter whose default is a gr.Progress with the request's progress bar.
-_PROGRESS = gr.Progress()
 METHODS = [
     ("Embedding (MiniLM: fast, sees mostly the topic)", "embedding"),
     *scorer_choices(sid for sid in offered_scorer_ids() if sid.startswith("judge/")),
@@ -256,11 +254,11 @@ def build() -> gr.Blocks:
             api_name="rate_pair",
         )  # fmt: skip
         find.click(
-            reports_problems(1)(lambda *a, progress=_PROGRESS: ("", find_matches(*a, progress=progress))),
+            with_notice(find_matches, 1),
             [story_a, method, top, *keys], [find_notice, matches], api_name="find",
         )  # fmt: skip
         rate_button.click(
-            reports_problems(2)(lambda *a, progress=_PROGRESS: ("", *rate_file(*a, progress=progress))),
+            with_notice(rate_file, 2),
             [upload, method, *keys], [file_notice, metrics, rated_file], api_name="rate_file",
         )  # fmt: skip
     return page

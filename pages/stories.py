@@ -16,7 +16,7 @@ from core.textinput import InputError, clean_text
 from pages.widgets.judge import judge_controls, judge_options
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import scorer_choices
-from pages.widgets.notice import notice_box, reports_problems, scroll_cue
+from pages.widgets.notice import notice_box, scroll_cue, with_notice
 from pages.widgets.progress import gradio_progress
 from reports.story_charts import persona_chart, rating_distribution
 from scorers.base import Score
@@ -30,8 +30,6 @@ RUBRIC = load_rubric("story-evocation")
 # finds the progress argument only among named parameters, never after *args).
 assert len(KEY_ENV_VARS) == 4
 JUDGES = [sid for sid in offered_scorer_ids() if sid.startswith("judge/")]
-#: Gradio fills a parameter whose default is a gr.Progress with the request's progress bar.
-_PROGRESS = gr.Progress()
 RATING_HEADERS = ["reader", *(RUBRIC.label(c) for c in RUBRIC.components), "status", "why"]
 AGREEMENT_HEADERS = [
     "rating",
@@ -272,25 +270,19 @@ def build() -> gr.Blocks:
         inputs = [judge, *settings, *keys]
         example.change(pick_example, example, [story, credit], api_name=False)
         rate.click(
-            reports_problems(2)(
-                lambda *a, progress=_PROGRESS: ("", *rate_story(*a, progress=progress))
-            ),
+            with_notice(rate_story, 2),
             [story, *inputs],
             [notice, ratings, grid_chart],
             api_name="rate_story",
         )
         grid.click(
-            reports_problems(2)(
-                lambda *a, progress=_PROGRESS: ("", *run_grid(*a, progress=progress))
-            ),
+            with_notice(run_grid, 2),
             [story, *inputs],
             [notice, ratings, grid_chart],
             api_name="persona_grid",
         )
         compare.click(
-            reports_problems(3)(
-                lambda *a, progress=_PROGRESS: ("", *run_comparison(*a, progress=progress))
-            ),
+            with_notice(run_comparison, 3),
             [count, *inputs],
             [compare_notice, agreement, distribution, caution],
             api_name="compare",

@@ -14,7 +14,7 @@ import gradio as gr
 from pages import trust_judges
 from pages.widgets.keys import key_boxes
 from pages.widgets.names import scorer_choices, scorer_name
-from pages.widgets.notice import notice_box, reports_problems, scroll_cue
+from pages.widgets.notice import notice_box, scroll_cue, with_notice
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import TABLE_HEADERS, UPLOAD, checked_scorer, labelled_set, table_frame
 from reports import alignment as charts
@@ -178,7 +178,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
         state = gr.State()
     source.change(lambda s: gr.update(visible=s == UPLOAD), source, upload_row)
     go_align.click(
-        reports_problems(7)(lambda *a, progress=_PROGRESS: ("", *run_align(*a, progress=progress))),
+        with_notice(run_align, 7),
         [scorer, source, upload, mapping, scale, sample, boot, *keys],
         [notice, summary, table, scatter, dist, shift, files, state],
         api_name="align",
@@ -205,7 +205,7 @@ def _calibration_tab(state: gr.State) -> None:
             gr.Dataframe(headers=TABLE_HEADERS, label="After, same rows", wrap=True),
         )
     go_cal.click(
-        reports_problems(3)(lambda *a: ("", *run_calibration(*a))),
+        with_notice(run_calibration, 3),
         [state, share, keep],
         [notice, cal_text, before, after],
         api_name="calibrate",

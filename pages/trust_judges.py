@@ -11,7 +11,7 @@ import pandas as pd
 from config import SETTINGS
 from pages.widgets.keys import typed_keys
 from pages.widgets.names import responder_choices, responder_name, scorer_choices
-from pages.widgets.notice import notice_box, reports_problems
+from pages.widgets.notice import notice_box, reports_problems, with_notice
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import TABLE_HEADERS, checked_scorer, labelled_set, table_frame
 from reports import alignment as charts
@@ -202,7 +202,7 @@ def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             gr.Dataframe(headers=TABLE_HEADERS, label="Panel mean against people", wrap=True),
         )
     go_panel.click(
-        reports_problems(2)(lambda *a, progress=_PROGRESS: ("", *run_panel(*a, progress=progress))),
+        with_notice(run_panel, 2),
         [pj, psource, psample, *keys],
         [notice, panel_table, panel_align],
         api_name="panel",

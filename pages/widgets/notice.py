@@ -86,3 +86,31 @@ def reports_problems(
         return plain
 
     return wrap
+
+
+def with_notice(handler: Callable[..., Any], n_other: int) -> Callable[..., Any]:
+    """``handler`` with a notice box as its first output: cleared when it succeeds, the
+    reason when it refuses. Gradio's progress bar still reaches a handler that takes one.
+    A handler with several outputs returns a tuple (a list is one table's rows).
+
+    >>> def double(x):
+    ...     if x < 0:
+    ...         raise ValueError("Give a positive number.")
+    ...     return x * 2
+    >>> with_notice(double, 1)(2), with_notice(double, 1)(-1)[0]
+    (('', 4), '⚠️ Give a positive number.')
+    """
+
+    def cleared(out: Any) -> tuple[Any, ...]:
+        return ("", *out) if isinstance(out, tuple) else ("", out)  # a list is one table
+
+    if "progress" in inspect.signature(handler).parameters:
+
+        def run(*args: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008
+            return cleared(handler(*args, progress=progress))
+    else:
+
+        def run(*args: Any) -> tuple[Any, ...]:
+            return cleared(handler(*args))
+
+    return reports_problems(n_other)(run)
