@@ -32,7 +32,7 @@ from studies.batch_plan import (
     bundled_questions,
     questions_from_csv,
 )
-from studies.batch_store import RunMismatch
+from studies.batch_store import RunBusy, RunMismatch, busy_message
 from studies.strategies import load_strategies
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -137,7 +137,9 @@ def run_page(
     if reason:
         raise gr.Error(reason)
     stop = threading.Event()
-    with _STOPS_LOCK:
+    with _STOPS_LOCK:  # a second Run must not take over the first run's Stop button
+        if str(folder) in _STOPS:
+            raise gr.Error(busy_message(name.strip()))
         _STOPS[str(folder)] = stop
     try:
         outcome = run_batch(
@@ -149,6 +151,8 @@ def run_page(
             stop=stop,
             progress=gradio_progress(progress),
         )
+    except RunBusy:  # another process (the command line) holds the folder
+        raise gr.Error(busy_message(name.strip())) from None
     except (RunMismatch, ValueError, KeyError) as exc:
         raise gr.Error(str(exc.args[0])) from None
     finally:
@@ -159,16 +163,23 @@ def run_page(
 
 
 def outcome_text(outcome: BatchOutcome, stopped: bool) -> str:
-    """What a run did, in one line; a stopped run says it has stopped and how to go on."""
+    """What a run did, in one line; a stopped run says it HAS stopped and how to go on.
+
+    >>> from pathlib import Path
+    >>> outcome_text(BatchOutcome(Path("r"), 10, 3, 0, 2, 5), stopped=True)[:41]
+    '**Stopped**: 5 of 10 replies kept (3 new,'
+    """
+    if stopped and outcome.not_run:
+        kept = outcome.done + outcome.skipped
+        return (
+            f"**Stopped**: {kept} of {outcome.total} replies kept ({outcome.done} new, "
+            f"{outcome.skipped} from before), {outcome.failed} failed, {outcome.not_run} not "
+            "asked. Nothing is running now: press Run to continue where it stopped."
+        )
     counts = (
         f"**{outcome.done}** replies made, **{outcome.failed}** failed, "
         f"**{outcome.skipped}** already done"
     )
-    if stopped and outcome.not_run:
-        return (
-            f"**Stopped.** {counts}; **{outcome.not_run}** not asked. Every finished reply is "
-            "kept: press Run to continue where it stopped."
-        )
     if not outcome.complete:
         return counts + ". Press Run again to retry what failed."
     return counts + "."

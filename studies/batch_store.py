@@ -82,11 +82,19 @@ class RunBusy(ValueError):
 #: One lock per run folder in this process; a file lock covers other processes (the CLI).
 _RUN_LOCKS: dict[Path, threading.Lock] = {}
 _RUN_LOCKS_GUARD = threading.Lock()
-BUSY = (
-    "The run in {folder} is still going, or still finishing the replies it had already asked "
-    "for after Stop (a local reply can take a minute or two). Nothing was started: run it "
-    "again once it says it has stopped, and it continues where it stopped."
-)
+
+
+def busy_message(what: str) -> str:
+    """Why a run of ``what`` (a run name or folder) was not started while another holds it.
+
+    >>> busy_message("my-batch")[:34]
+    'The run my-batch is still going, o'
+    """
+    return (
+        f"The run {what} is still going, or still finishing the replies it had already asked "
+        "for after Stop (a local reply can take a minute or two). Nothing was started: run it "
+        "again once it says it has stopped, and it continues where it stopped."
+    )
 
 
 class RunFolder:
@@ -104,13 +112,13 @@ class RunFolder:
         with _RUN_LOCKS_GUARD:
             lock = _RUN_LOCKS.setdefault(key, threading.Lock())
         if not lock.acquire(blocking=False):
-            raise RunBusy(BUSY.format(folder=self.folder))
+            raise RunBusy(busy_message(str(self.folder)))
         try:
             held = FileLock(str(self.folder / ".run.lock"))
             try:
                 held.acquire(timeout=0)
             except Timeout:
-                raise RunBusy(BUSY.format(folder=self.folder)) from None
+                raise RunBusy(busy_message(str(self.folder))) from None
             try:
                 yield
             finally:
