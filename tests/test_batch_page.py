@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Iterator
 
@@ -69,6 +70,12 @@ def test_the_page_offers_no_control_over_where_work_runs():
     labels = [str(getattr(block, "label", "") or "").lower() for block in demo.blocks.values()]
     words = ("ray", "engine", "address", "cluster", "at once", "folder", "run on")
     assert not [label for label in labels if any(w in label for w in words)], labels
+    offered = [
+        str(c).lower() for b in demo.blocks.values() for c in getattr(b, "choices", None) or []
+    ]
+    assert not [c for c in offered if "ray" in c or "engine" in c], offered
+    params = set(inspect.signature(batch.run_page).parameters)
+    assert not params & {"engine", "address", "concurrency", "runs_dir", "folder"}
     batch_api = next(dep for dep in demo.config["dependencies"] if dep.get("api_name") == "batch")
     assert len(batch_api["inputs"]) == 10 + 4  # the ten options and the four key boxes
 

@@ -62,3 +62,26 @@ def test_no_key_travels_to_ray_and_a_remote_cluster_needs_the_operator():
     assert secret not in json.dumps(remote)
     assert {".env", "runs", "flagged", ".cache", ".git"} <= set(remote["runtime_env"]["excludes"])
     assert remote["runtime_env"]["excludes"] == RAY_EXCLUDES
+
+
+def test_the_ray_engine_submits_rows_without_the_keys_the_scheduler_holds():
+    """The scheduler hands every engine (scorers, keys, factory); Ray's submit drops the keys."""
+    import pickle
+
+    from config import Keys
+    from studies.batch_engine import RayEngine
+    from studies.batch_plan import plan_rows
+
+    calls: list[tuple] = []
+
+    class Recorder:
+        def remote(self, *args):  # type: ignore[no-untyped-def]
+            calls.append(args)
+
+    secret = "sk-typed-by-a-visitor-0123456789"
+    engine = object.__new__(RayEngine)  # no Ray started: only what submit would send
+    engine._remote = Recorder()
+    task = plan_rows(QUESTIONS[:1], SETTINGS)[0]
+    engine.submit(task, (["bert-head"], Keys({"OPENAI_API_KEY": secret}), None))
+    (sent,) = calls
+    assert sent[0] == task and secret.encode() not in pickle.dumps(sent)
