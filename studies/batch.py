@@ -79,6 +79,20 @@ def check_ready(
     return None
 
 
+def estimate(questions: list[BatchQuestion], settings: BatchSettings, concurrency: int = 4) -> str:
+    """What a run of this plan will take, in one plain line (see :mod:`studies.batch_eta`).
+
+    >>> from studies.batch_plan import BatchQuestion, BatchSettings
+    >>> estimate([BatchQuestion("1", "I feel alone.")], BatchSettings(("human/counselchat",), ("study",), ()))
+    '1 reply planned. Expect about a minute or less.'
+    """
+    from studies.batch_engine import provider_limits
+    from studies.batch_eta import plan_estimate
+
+    tasks = plan_rows(questions, with_as_written(settings))
+    return plan_estimate([t.provider for t in tasks], provider_limits("local", concurrency))
+
+
 def run_batch(
     folder: str | Path,
     questions: list[BatchQuestion],

@@ -15,6 +15,9 @@ model, and the driver alone writes to the store.
 >>> limits = provider_limits("local", 8)
 >>> limits["local"], limits["openai"]
 (1, 8)
+
+The time left (:mod:`studies.batch_eta`) comes from this run's own rows:
+seconds per row of each provider, measured from submit to result.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any
 from config import ROOT
 from core.csvlog import CsvLog
 from core.progress import Progress
+from studies.batch_eta import RowClock, eta_text
 from studies.batch_plan import RowTask
 from studies.batch_row import run_row, task_row
 
@@ -193,18 +197,6 @@ class OrderedWriter:
             self.log.append_many(rows, self.secrets)
 
 
-def eta_text(seconds: float | None) -> str:
-    """``ETA 1m 05s`` (or ``ETA –`` before the first row finishes).
-
-    >>> eta_text(65.2), eta_text(None)
-    ('ETA 1m 05s', 'ETA –')
-    """
-    if seconds is None:
-        return "ETA –"
-    minutes, secs = divmod(round(seconds), 60)
-    return f"ETA {minutes}m {secs:02d}s" if minutes else f"ETA {secs}s"
-
-
 class Scheduler:
     """Feeds rows to an engine within the limits, collects them, reports progress."""
 
@@ -224,17 +216,22 @@ class Scheduler:
         self.counts: Counter[str] = Counter(done=0, failed=0, not_run=0)
         self.busy: Counter[str] = Counter()
         self.inflight: dict[Any, RowTask] = {}
+        self.started: dict[Any, float] = {}
+        self.clock = RowClock(self.limits)
+        self.left: Counter[str] = Counter()
 
     def run(self, todo: Sequence[RowTask], total: int, args: tuple[Any, ...]) -> Counter[str]:
         """Run ``todo`` (rows of a plan of ``total``); returns done/failed/not_run counts."""
         self.total, self.skipped, self.t0 = total, total - len(todo), time.monotonic()
         pending = list(todo)
+        self.left = Counter(t.provider for t in todo)
         writer = OrderedWriter(self.log, [t.index for t in todo], self.secrets)
         self._report()
         try:
             while pending or self.inflight:
                 if self.stop.is_set() and pending:
                     self.counts["not_run"] += len(pending)
+                    self.left.subtract(t.provider for t in pending)
                     pending.clear()
                 pending = self._fill(pending, args)
                 self._collect(writer, timeout=0.5)
@@ -256,7 +253,8 @@ class Scheduler:
             if len(self.inflight) < self.concurrency and (
                 self.busy[task.provider] < self.limits[task.provider]
             ):
-                self.inflight[self.engine.submit(task, args)] = task
+                handle = self.engine.submit(task, args)
+                self.inflight[handle], self.started[handle] = task, time.monotonic()
                 self.busy[task.provider] += 1
             else:
                 left.append(task)
@@ -267,7 +265,9 @@ class Scheduler:
             return
         for handle in self.engine.wait(list(self.inflight), timeout):
             task = self.inflight.pop(handle)
+            self.clock.record(task.provider, time.monotonic() - self.started.pop(handle))
             self.busy[task.provider] -= 1
+            self.left[task.provider] -= 1
             row = self._row(task, handle)
             self.counts["done" if row.get("status") == "ok" else "failed"] += 1
             writer.add(task.index, row)
@@ -282,11 +282,8 @@ class Scheduler:
 
     def _report(self) -> None:
         finished = self.counts["done"] + self.counts["failed"]
-        left = self.total - self.skipped - finished - self.counts["not_run"]
-        elapsed = time.monotonic() - self.t0
-        eta = elapsed / finished * left if finished else None
         what = (
             f"{self.counts['done']} done · {self.counts['failed']} failed · "
-            f"{self.skipped} skipped · {eta_text(eta)}"
+            f"{self.skipped} skipped · {eta_text(self.clock.eta(self.left))}"
         )
         self.progress(self.skipped + finished, self.total, what)

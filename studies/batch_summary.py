@@ -5,7 +5,9 @@ plan. An *arm* is one responder with one strategy. Intervals are Student-t
 intervals of the mean (scipy), clipped to the 1–3 scale: with few replies
 the raw interval runs past it (here −0.48 to 4.48), and no mean can. Differences between arms are Wilcoxon
 signed-rank tests over the questions both answered (each question's samples
-averaged first), Holm-corrected over every test in the table (statsmodels).
+averaged first), Holm-corrected over every test in the table (statsmodels),
+with how big each difference is: a 95% bootstrap interval of the mean
+difference, paired Cohen's d and the Wasserstein distance (scipy).
 
 >>> import pandas as pd
 >>> df = pd.DataFrame({"responder": ["a"] * 3, "strategy": ["s"] * 3, "x/overall": [1.0, 2.0, 3.0]})
@@ -115,8 +117,46 @@ def _wilcoxon(a: pd.Series, b: pd.Series) -> tuple[float, float, str]:
     return float(result.statistic), float(result.pvalue), ""
 
 
+#: The columns of :func:`paired_tests`, in order.
+TEST_COLUMNS = [
+    "scorer",
+    "component",
+    "arm_a",
+    "arm_b",
+    "n_questions",
+    "mean_difference",
+    "diff_low",
+    "diff_high",
+    "cohens_d",
+    "wasserstein",
+    "statistic",
+    "p",
+    "note",
+]
+
+
+def _sizes(a: pd.Series, b: pd.Series) -> dict[str, float]:
+    """How big a paired difference is: its 95% bootstrap interval, paired Cohen's d (the
+    mean difference over its standard deviation) and the Wasserstein distance between the
+    two arms' scores; NaN where too few questions or no spread leave them undefined."""
+    diff = (a - b).to_numpy()
+    out = dict.fromkeys(("diff_low", "diff_high", "cohens_d", "wasserstein"), np.nan)
+    if len(diff) == 0:
+        return out
+    out["wasserstein"] = float(stats.wasserstein_distance(a, b))
+    if len(diff) < 3 or np.allclose(diff, diff[0]):
+        return out
+    boot = stats.bootstrap(
+        (diff,), np.mean, n_resamples=2000, method="percentile", random_state=0
+    ).confidence_interval
+    out.update(diff_low=float(boot.low), diff_high=float(boot.high))
+    out["cohens_d"] = float(stats.ttest_1samp(diff, 0.0).statistic / np.sqrt(len(diff)))
+    return out
+
+
 def paired_tests(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    """Every pair of arms, every score column: Wilcoxon over shared questions, Holm-corrected."""
+    """Every pair of arms, every score column: Wilcoxon over shared questions, Holm-corrected,
+    with how big each difference is (:func:`_sizes`)."""
     out = []
     for column in columns:
         table = _per_question(df, column)
@@ -133,25 +173,13 @@ def paired_tests(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
                     "arm_b": second,
                     "n_questions": len(pair),
                     "mean_difference": diff,
+                    **_sizes(pair[first], pair[second]),
                     "statistic": statistic,
                     "p": p,
                     "note": note,
                 }
             )
-    tests = pd.DataFrame(
-        out,
-        columns=[
-            "scorer",
-            "component",
-            "arm_a",
-            "arm_b",
-            "n_questions",
-            "mean_difference",
-            "statistic",
-            "p",
-            "note",
-        ],
-    )
+    tests = pd.DataFrame(out, columns=TEST_COLUMNS)
     tests["p_holm"] = np.nan
     tests["significant"] = False
     valid = tests["p"].notna()

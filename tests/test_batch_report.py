@@ -62,7 +62,12 @@ def test_report_means_tests_failures_and_a_self_contained_page(tmp_path):
     tests = report.tests[report.tests["component"] == "overall"].set_index(["arm_a", "arm_b"])
     assert tests.loc[("fake/high · study", "fake/low · study"), "significant"]
     assert tests.loc[("fake/high · study", "fake/low · study"), "n_questions"] == 10
+    apart = tests.loc[("fake/high · study", "fake/low · study")]
+    assert apart["diff_low"] < apart["mean_difference"] < apart["diff_high"]
+    assert round(apart["mean_difference"], 1) == 1.5 and apart["diff_low"] > 1.3
+    assert round(apart["wasserstein"], 1) == 1.5 and apart["cohens_d"] > 5  # far apart
     same = tests.loc[("human/counselchat · as-written", "fake/high · study")]
+    assert same["diff_low"] < 0 < same["diff_high"] and abs(same["cohens_d"]) < 0.8
     assert not same["significant"] and same["p_holm"] >= same["p"]
 
     reasons = dict(zip(report.failures["responder"], report.failures["reason"], strict=True))
