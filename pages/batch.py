@@ -17,15 +17,15 @@ import gradio as gr
 import pandas as pd
 import plotly.graph_objects as go
 
-from config import RUNS_DIR, SETTINGS
+from config import DEFAULT_MAX_TOKENS, RUNS_DIR, SETTINGS
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import responder_choices, responder_name, scorer_choices, scorer_name
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
-from reports.batch import write_report
+from reports.batch import terms_markdown, write_report
 from responders.registry import default_responder_ids
 from scorers.registry import offered_scorer_ids
-from studies.batch import BatchOutcome, check_ready, run_batch
+from studies.batch import BatchOutcome, check_ready, estimate, run_batch
 from studies.batch_plan import (
     BatchQuestion,
     BatchSettings,
@@ -49,6 +49,9 @@ INTRO = (
 )
 #: What the question source radio offers.
 BUNDLED, UPLOAD = "Bundled CounselChat questions", "My own questions (CSV)"
+#: The options as the page starts (for the first plan line).
+DEFAULT_RESPONDERS = ["local/qwen2.5-coder-1.5b", "human/counselchat"]
+_PLAN_DEFAULTS = (5, 0, BUNDLED, None, DEFAULT_RESPONDERS, ["study"], 1)
 
 
 def run_folder(name: str) -> Path:
@@ -199,6 +202,24 @@ def stop_run(name: str) -> str:
     )
 
 
+def plan_line(
+    n: float,
+    seed: float,
+    source: str,
+    upload: str | None,
+    responders: list[str],
+    strategies: list[str],
+    samples: float,
+) -> str:
+    """What the chosen plan will take, in one line ('' until it is a plan)."""
+    try:
+        questions = _questions(n, seed, source, upload)
+        settings = _settings(responders, strategies, [], DEFAULT_MAX_TOKENS, samples)
+        return estimate(questions, settings, SETTINGS.batch_concurrency)
+    except (gr.Error, ValueError, KeyError):  # the Run button gives the reason
+        return ""
+
+
 def _options() -> list[gr.components.Component]:
     with gr.Row():
         source = gr.Radio([BUNDLED, UPLOAD], value=BUNDLED, label="Questions")
@@ -214,7 +235,7 @@ def _options() -> list[gr.components.Component]:
     )  # fmt: skip
     responders = gr.CheckboxGroup(
         responder_choices(default_responder_ids()),
-        value=["local/qwen2.5-coder-1.5b", "human/counselchat"],
+        value=DEFAULT_RESPONDERS,
         label="Responders (the therapists' answers ignore the prompt strategy)",
     )
     strategies = gr.CheckboxGroup(
@@ -238,10 +259,14 @@ def build() -> gr.Blocks:
         gr.Markdown(INTRO)
         options = _options()
         boxes, _ = key_boxes()
+        plan = gr.Markdown(plan_line(*_PLAN_DEFAULTS))
         with gr.Row():
             run = gr.Button("Run", variant="primary")
             stop = gr.Button("Stop", variant="secondary", interactive=False)
         status = notice_box()
+        planned = [options[i] for i in (0, 1, 2, 3, 4, 5, 8)]  # what changes the plan's size
+        for box in planned:
+            box.change(plan_line, planned, plan, api_name=False, show_progress="hidden")
         scroll_cue()
         headline = gr.Dataframe(
             headers=["responder", "strategy", "planned", "ok"],
@@ -252,6 +277,8 @@ def build() -> gr.Blocks:
             radar = gr.Plot(label="Profile per component")
             bars = gr.Plot(label="Means with 95% intervals")
         files = gr.File(label="Report (HTML) and every reply (CSV)", file_count="multiple")
+        with gr.Accordion("How to read the results (intervals, d, Wasserstein, p)", open=False):
+            gr.Markdown(terms_markdown())
         busy = (gr.update(interactive=False), gr.update(interactive=True))
         idle = (gr.update(interactive=True), gr.update(interactive=False))
         run.click(lambda: busy, None, [run, stop], api_name=False).then(

@@ -117,7 +117,9 @@ def build_report(folder: str | Path) -> BatchReport:
 def _table(df: pd.DataFrame, empty: str) -> str:
     if df.empty:
         return f"<p>{html.escape(empty)}</p>"
-    return df.to_html(index=False, float_format=lambda v: f"{v:.3g}", na_rep="–", escape=True)
+    table = df.to_html(index=False, float_format=lambda v: f"{v:.3g}", na_rep="–", escape=True)
+    cue = "<p class='cue'>Wider than this screen: swipe the table sideways →</p>"
+    return f"{cue}<div class='wide'>{table}</div>"
 
 
 def _settings_html(run: RunFolder) -> str:
@@ -138,15 +140,63 @@ def _settings_html(run: RunFolder) -> str:
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
     "table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:.3em .5em}"
+    ".wide{overflow-x:auto}.cue{display:none;color:#555;font-size:.9em}"
+    "@media (max-width:700px){.cue{display:block}}"
 )
 READING = (
-    "<p>Each <b>arm</b> is one responder with one prompt strategy. Scores are on the "
-    "counselling rubric (1 = low, 3 = high). The interval is a 95% interval of the mean: "
-    "with few questions it is wide, and arms whose intervals overlap may not differ. "
-    "Paired tests compare two arms on the questions both answered (Wilcoxon signed-rank), "
-    "corrected for the number of tests (Holm); only <b>significant = True</b> rows are "
-    "differences the data supports. Automatic scorers are imperfect: see each scorer's card.</p>"
+    "Each **arm** is one responder with one prompt strategy. Scores are on the counselling "
+    "rubric (1 = low, 3 = high). Automatic scorers are imperfect: see each scorer's card."
 )
+#: The numbers the report shows, in plain words (the page shows the same list).
+TERMS: tuple[tuple[str, str], ...] = (
+    (
+        "mean [95% interval]",
+        "An arm's average score, and the range its true average most likely lies in "
+        "(a Student-t interval). Few questions give a wide range; arms whose ranges "
+        "overlap may not really differ.",
+    ),
+    (
+        "mean_difference, diff_low – diff_high",
+        "How many scale points arm A scored above arm B on the same questions (negative: "
+        "below). The range is a 95% bootstrap interval: the questions are drawn again at "
+        "random 2,000 times and the difference worked out each time; the middle 95% of "
+        "those results is the range. If it holds 0, the data cannot tell which arm is higher.",
+    ),
+    (
+        "cohens_d",
+        "The same difference measured against how much it changes from question to "
+        "question (paired Cohen's d). Roughly: 0.2 small, 0.5 medium, 0.8 or more large. "
+        "It says how big a difference is, not whether it is real.",
+    ),
+    (
+        "wasserstein",
+        "How far apart the two arms' spreads of scores are, in scale points: the least "
+        "score that would have to move to turn one set into the other. 0 means the same "
+        "spread; unlike the mean it also notices when one arm is more uneven.",
+    ),
+    (
+        "p, p_holm, significant",
+        "p is how surprising a difference this large would be if both arms were truly "
+        "equal (Wilcoxon signed-rank test on the questions both answered); below 0.05 is "
+        "called surprising. With many comparisons some look surprising by luck, so p_holm "
+        "corrects for the number of tests (Holm), and significant = True means p_holm is "
+        "below 0.05. A small p says nothing about how big the difference is: read it with d.",
+    ),
+)
+
+
+def terms_markdown() -> str:
+    """The reading guide as Markdown, for the page."""
+    items = "\n".join(f"- **{term}**: {text}" for term, text in TERMS)
+    return f"{READING}\n\n{items}"
+
+
+def _reading_html() -> str:
+    bold = html.escape(READING).replace("**arm**", "<b>arm</b>")
+    items = "".join(
+        f"<li><b>{html.escape(term)}</b>: {html.escape(text)}</li>" for term, text in TERMS
+    )
+    return f"<p>{bold}</p><ul>{items}</ul>"
 
 
 def write_report(folder: str | Path) -> BatchReport:
@@ -159,7 +209,8 @@ def write_report(folder: str | Path) -> BatchReport:
     ]
     body = [
         f"<h1>Batch report: {html.escape(Path(folder).name)}</h1>",
-        READING,
+        "<h2>How to read this report</h2>",
+        _reading_html(),
         "<h2>Settings</h2>",
         _settings_html(run),
         "<h2>Headline</h2>",
@@ -174,7 +225,8 @@ def write_report(folder: str | Path) -> BatchReport:
         _table(report.summary, "no scores"),
     ]
     page = (
-        "<!doctype html><html><head><meta charset='utf-8'><title>Batch report</title>"
+        "<!doctype html><html><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width,initial-scale=1'><title>Batch report</title>"
         f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>"
     )
     report.path.write_text(page, encoding="utf-8")
