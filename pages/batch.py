@@ -19,10 +19,10 @@ import plotly.graph_objects as go
 
 from config import DEFAULT_MAX_TOKENS, RUNS_DIR, SETTINGS
 from pages.widgets.keys import key_boxes, typed_keys
-from pages.widgets.names import responder_choices, responder_name, scorer_choices, scorer_name
+from pages.widgets.names import responder_choices, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
-from reports.batch import terms_markdown, write_report
+from reports.batch import readable_headline, terms_markdown, write_report
 from responders.registry import default_responder_ids
 from scorers.registry import offered_scorer_ids
 from studies.batch import BatchOutcome, check_ready, estimate, run_batch
@@ -94,23 +94,6 @@ def _results(folder: Path) -> tuple[pd.DataFrame, go.Figure | None, go.Figure | 
     figures = [*report.figures, None, None]
     files = [str(report.path), str(folder / "results.csv")]
     return readable_headline(report.headline), figures[0], figures[1], files
-
-
-def readable_headline(table: pd.DataFrame) -> pd.DataFrame:
-    """The headline with people's names for responders, strategies and scorers."""
-    from studies.strategies import load_strategies
-
-    strategies = {s.id: s.label for s in load_strategies().values()}
-    strategies["as-written"] = "as written (no prompt)"
-    out = table.copy()
-    out["responder"] = out["responder"].map(responder_name)
-    out["strategy"] = out["strategy"].map(lambda s: strategies.get(s, s))
-    overall = {
-        c: scorer_name(c.removesuffix(" overall")) + ": overall"
-        for c in out.columns
-        if c.endswith(" overall")
-    }
-    return out.rename(columns=overall)
 
 
 def run_page(
@@ -272,6 +255,8 @@ def build() -> gr.Blocks:
             headers=["responder", "strategy", "planned", "ok"],
             label="Headline: mean [95% interval] per responder and strategy",
             wrap=True,
+            # Fixed widths keep headers on a line or two; a phone scrolls the table sideways.
+            column_widths=["260px", "220px", "80px", "50px", "130px", *["330px"] * 4],
         )
         with gr.Row():
             radar = gr.Plot(label="Profile per component")

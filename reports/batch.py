@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from core.tables import write_table
 from studies import batch_summary as bs
+from studies.batch_plan import AS_WRITTEN
 from studies.batch_store import RunFolder
 
 
@@ -31,8 +32,55 @@ class BatchReport:
     path: Path
 
 
+def responder_name(responder_id: str) -> str:
+    """A responder's readable name (its id when unknown).
+
+    >>> responder_name("human/counselchat"), responder_name("nope/x")
+    ('Licensed therapist (CounselChat)', 'nope/x')
+    """
+    from responders.registry import get_responder
+
+    try:
+        return get_responder(responder_id).display_name
+    except KeyError:
+        return responder_id
+
+
+def scorer_name(scorer_id: str) -> str:
+    """A scorer's readable name (its id when unknown)."""
+    from scorers.registry import scorer_label
+
+    try:
+        return scorer_label(scorer_id)
+    except KeyError:
+        return scorer_id
+
+
+def strategy_name(strategy_id: str) -> str:
+    """A prompt strategy's label ('as written (no prompt)' for answers that ignore prompts)."""
+    from studies.strategies import load_strategies
+
+    labels = {s.id: s.label for s in load_strategies().values()}
+    return labels.get(
+        strategy_id, "as written (no prompt)" if strategy_id == AS_WRITTEN else strategy_id
+    )
+
+
+def readable_headline(table: pd.DataFrame) -> pd.DataFrame:
+    """The headline with people's names for responders, strategies and scorers."""
+    out = table.copy()
+    out["responder"] = out["responder"].map(responder_name)
+    out["strategy"] = out["strategy"].map(strategy_name)
+    overall = {
+        c: scorer_name(c.removesuffix(" overall")) + ": overall"
+        for c in out.columns
+        if c.endswith(" overall")
+    }
+    return out.rename(columns=overall)
+
+
 def _arm(row: pd.Series) -> str:
-    return f"{row['responder']} · {row['strategy']}"
+    return f"{responder_name(row['responder'])} · {strategy_name(row['strategy'])}"
 
 
 def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
@@ -50,7 +98,7 @@ def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
             opacity=0.6,
         )
     fig.update_layout(
-        title=f"{scorer}: mean per component (1 at the centre, 3 at the edge)",
+        title=f"{scorer_name(scorer)}<br><sub>mean per component: 1 at the centre, 3 at the edge</sub>",
         polar={"radialaxis": {"range": [1, 3]}},
         height=420,
     )
@@ -75,7 +123,7 @@ def bars(summary: pd.DataFrame, scorer: str) -> go.Figure:
         )
     fig.update_layout(
         barmode="group",
-        title=f"{scorer}: mean and 95% interval",
+        title=f"{scorer_name(scorer)}<br><sub>mean and 95% interval per component</sub>",
         yaxis={"title": "score", "range": [1, 3]},
         height=420,
     )
@@ -85,10 +133,13 @@ def bars(summary: pd.DataFrame, scorer: str) -> go.Figure:
 def distribution(df: pd.DataFrame, column: str) -> go.Figure:
     """The spread of one score column per arm (box with every point)."""
     fig = go.Figure()
-    for key, group in df.groupby(["responder", "strategy"], sort=False):
-        fig.add_box(y=group[column], name=" · ".join(key), boxpoints="all", jitter=0.4)
+    for _, group in df.groupby(["responder", "strategy"], sort=False):
+        fig.add_box(y=group[column], name=_arm(group.iloc[0]), boxpoints="all", jitter=0.4)
+    scorer, _, component = column.rpartition("/")
     fig.update_layout(
-        title=f"Distribution of {column}", yaxis={"title": "score", "range": [0.9, 3.1]}, height=420
+        title=f"{scorer_name(scorer)}<br><sub>spread of the {component} score per reply</sub>",
+        yaxis={"title": "score", "range": [0.9, 3.1]},
+        height=420,
     )
     return fig
 
@@ -214,7 +265,7 @@ def write_report(folder: str | Path) -> BatchReport:
         "<h2>Settings</h2>",
         _settings_html(run),
         "<h2>Headline</h2>",
-        _table(report.headline, "no rows yet"),
+        _table(readable_headline(report.headline), "no rows yet"),
         "<h2>Charts</h2>",
         *plots,
         "<h2>Differences between arms</h2>",
