@@ -223,7 +223,8 @@ TERMS: tuple[tuple[str, str], ...] = (
         "wasserstein",
         "How far apart the two arms' spreads of scores are, in scale points: the least "
         "score that would have to move to turn one set into the other. 0 means the same "
-        "spread; unlike the mean it also notices when one arm is more uneven.",
+        "spread; unlike the mean it also notices when one arm is more uneven (the "
+        "Wasserstein or earth mover's distance).",
     ),
     (
         "p, p_holm, significant",
