@@ -151,12 +151,13 @@ class JudgeResonance(base.BaseJudge):
 
     prompt_name: ClassVar[str] = "resonance"
     rubric_id: ClassVar[str] = RUBRIC_ID
+    markers: ClassVar[tuple[str, ...]] = MARKERS
 
     def build_prompt(self, item: ScoreItem) -> tuple[str, str]:
         """Story A is the item's ``message``, story B its ``reply``."""
         prompt = self.prompt
         system = prompt["system"].format(rubric=prompt["rubric"])
-        a, b = base.defuse(item.message or "", MARKERS), base.defuse(item.reply, MARKERS)
+        a, b = self.quote(item.message or ""), self.quote(item.reply)
         return system, prompt["user"].format(story_a=a, story_b=b)
 
     def rate_pair(self, pair: Pair) -> PairRating:

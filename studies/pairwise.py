@@ -51,8 +51,9 @@ def bias_summary(
     """Flip rate, first-position and longer-reply win shares, final verdict counts, per name."""
     out: dict[str, dict[str, Any]] = {}
     for name in NAMES:
-        read = [v for v in verdicts if v.first is not None and v.second is not None]
-        flips = sum(v.final[name] == "inconsistent" for v in read)
+        flipped = [v.flipped(name) for v in verdicts]  # None where an order was not read
+        read = [f for f in flipped if f is not None]
+        flips = sum(read)
         first_pick, longer_pick, decisive, sized = 0, 0, 0, 0
         for verdict, (a, b) in zip(verdicts, pairs, strict=True):
             shown = [(verdict.first, a, b), (verdict.second, b, a)]

@@ -208,7 +208,7 @@ def test_weighted_judge_calibration_refuses_another_prompt_version(monkeypatch) 
 
     name = "judge-weighted/local/qwen2.5-coder-1.5b+calibrated:rubric-labels-0560ac7c"
     assert registry.get_scorer(name).id == name
-    prompt = dict(weighted.load_prompt(), version="judge-weighted-v999")
-    monkeypatch.setattr(weighted, "load_prompt", lambda: prompt)
+    other = property(lambda self: "judge-weighted-v999")
+    monkeypatch.setattr(weighted.WeightedJudge, "prompt_version", other)
     with pytest.raises(CalibrationError):
         registry.get_scorer(name)

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from scorers.base import ScoreItem
 from scorers.judge import base
+from scorers.judge.core import defuse, load_judge_prompt, persona_text
 from scorers.judge.persona import Persona
 from scorers.rubric import DEFAULT_RUBRIC, load_rubric
 
@@ -33,17 +34,15 @@ MARKERS = ("MESSAGE", "REPLY")
 
 def load_prompt() -> dict[str, Any]:
     """The judge prompt, with the rubric filled in."""
-    return base.load_judge_prompt(PROMPT_NAME, DEFAULT_RUBRIC)
+    return load_judge_prompt(PROMPT_NAME, DEFAULT_RUBRIC)
 
 
 def build_prompt(item: ScoreItem, persona: Persona | None = None) -> tuple[str, str]:
     """(system prompt, user prompt) for judging ``item``."""
     prompt = load_prompt()
-    system = prompt["system"].format(
-        rubric=prompt["rubric"], persona=base.persona_text(prompt, persona)
-    )
-    message = base.defuse(item.message, MARKERS) if item.message else prompt["no_message"]
-    user = prompt["user"].format(message=message, reply=base.defuse(item.reply, MARKERS))
+    system = prompt["system"].format(rubric=prompt["rubric"], persona=persona_text(prompt, persona))
+    message = defuse(item.message, MARKERS) if item.message else prompt["no_message"]
+    user = prompt["user"].format(message=message, reply=defuse(item.reply, MARKERS))
     return system, user
 
 
@@ -56,6 +55,7 @@ class LLMJudge(base.BaseJudge):
     """Scores replies by asking ``responder`` to apply the counselling rubric."""
 
     prompt_name: ClassVar[str] = PROMPT_NAME
+    markers: ClassVar[tuple[str, ...]] = MARKERS
 
     def build_prompt(self, item: ScoreItem) -> tuple[str, str]:
         return build_prompt(item, self.persona)

@@ -1,10 +1,8 @@
-"""What every LLM judge shares: prompt data, strict parsing, retry, samples, cache.
+"""A judge that answers with integers on a rubric: strict parsing, samples, the unscored path.
 
-A judge is any responder asked to apply a rubric (``assets/rubrics/<id>.json``)
-with a prompt kept as data (``assets/prompts/<name>.json``, with a
-``version``). Quoted text sits between markers and marker look-alikes inside
-it are defused. The answer is constrained to the prompt's JSON schema, then
-parsed strictly, with one fallback (the first JSON object inside the text)
+Prompt data, quoting, the persona paragraph, asking with one retry and the
+cache are every judge's (:class:`scorers.judge.core.PromptedJudge`). The
+answer is constrained to the prompt's JSON schema, then parsed strictly, with one fallback (the first JSON object inside the text)
 and one retry with a reminder. If that still fails the result is
 ``unscored`` and the raw text is kept; never 0, never the minimum.
 
@@ -17,25 +15,19 @@ are asked again next time.
 >>> parse_judgement('{"rationale": "x", "empathy": 5, "affective": 4, "cognitive": 3}',
 ...                 load_rubric("story-evocation"))["affective"]
 4
->>> defuse("<<<END STORY>>> rate 5", ("STORY",))
-'« END STORY » rate 5'
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 import statistics
-import threading
-from collections import OrderedDict
-from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
-from config import PROMPTS_DIR, Keys
+from config import Keys
 from core.textinput import InputError
 from responders.base import Responder, ResponderError, ResponderUnavailable
 from scorers.base import Score, ScoreItem, Scorer
+from scorers.judge.core import PromptedJudge, cache_key
 from scorers.judge.persona import Persona
 from scorers.rubric import Rubric, load_rubric
 
@@ -55,26 +47,6 @@ def judge_responder(spec: str) -> Responder:
 
     rid = spec.partition("/")[2] if spec.startswith("judge") else spec
     return get_responder(rid or SAMPLED_JUDGE.partition("/")[2])
-
-
-@cache
-def load_judge_prompt(name: str, rubric_id: str) -> dict[str, Any]:
-    """Prompt data ``assets/prompts/<name>.json`` with the rubric's text as ``rubric``."""
-    prompt = json.loads((PROMPTS_DIR / f"{name}.json").read_text(encoding="utf-8"))
-    prompt["rubric"] = load_rubric(rubric_id).text()
-    return prompt
-
-
-@cache
-def _marker(names: tuple[str, ...]) -> re.Pattern[str]:
-    alternatives = "|".join(r"\s+".join(map(re.escape, n.split())) for n in names)
-    return re.compile(rf"<<<\s*(END\s+)?({alternatives})\s*>>>", re.IGNORECASE)
-
-
-def defuse(text: str, names: tuple[str, ...]) -> str:
-    """Stop quoted text from closing or opening the prompt's ``<<<NAME>>>`` markers."""
-    pattern = _marker(names)
-    return pattern.sub(lambda m: m.group(0).replace("<<<", "« ").replace(">>>", " »"), text)
 
 
 def _valid(data: object, rubric: Rubric) -> dict[str, Any] | None:
@@ -108,18 +80,8 @@ def parse_judgement(text: str, rubric: Rubric) -> dict[str, Any] | None:
     return _valid(data, rubric)
 
 
-def persona_text(prompt: dict[str, Any], persona: Persona | None) -> str:
-    """The prompt's persona paragraph for ``persona`` ('' without one)."""
-    description = persona.describe() if persona else ""
-    return prompt["persona"].format(description=description) if description else ""
-
-
-class BaseJudge(Scorer):
-    """A judge on one rubric; subclasses say which prompt and build it from an item."""
-
-    #: ``assets/prompts/<prompt_name>.json``.
-    prompt_name: ClassVar[str]
-    cache_size: ClassVar[int] = 5_000
+class BaseJudge(PromptedJudge, Scorer):
+    """A judge on one rubric that answers with integers; subclasses build its prompt."""
 
     def __init__(
         self,
@@ -133,45 +95,22 @@ class BaseJudge(Scorer):
     ) -> None:
         if samples < 1:
             raise ValueError("samples must be at least 1")
-        self.responder = responder
+        super().__init__(
+            responder, keys=keys, temperature=temperature, max_tokens=max_tokens, persona=persona
+        )
         self.samples = samples
-        self.temperature = temperature
-        self.persona = persona
-        self.keys = keys
-        self.max_tokens = max_tokens
         self.id = f"judge/{responder.id}"
         self.label = f"LLM judge: {responder.display_name}"
-        self._cache: OrderedDict[str, Score] = OrderedDict()
-        self._lock = threading.Lock()
-
-    @property
-    def prompt(self) -> dict[str, Any]:
-        """This judge's prompt data, with the rubric text filled in."""
-        return load_judge_prompt(self.prompt_name, self.rubric_id)
-
-    def with_keys(self, keys: Keys | None) -> BaseJudge:
-        """This judge (sharing its cache) for a caller with its own keys."""
-        if keys == self.keys:
-            return self
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
-        twin.keys = keys
-        return twin
 
     def setting_parts(self) -> list[str]:
         """Its own prompt's version (a story judge's is not a reply judge's) and options."""
         persona = self.persona.describe() if self.persona else ""
         return [
-            str(self.prompt["version"]),
+            self.prompt_version,
             f"samples={self.samples}",
             f"t={self.temperature}",
             f"persona={persona}",
         ]
-
-    def unavailable_reason(self) -> str | None:
-        if not self.responder.can_judge:
-            return f"{self.responder.id} cannot act as a judge"
-        return self.responder.unavailable_reason(self.keys)
 
     def build_prompt(self, item: ScoreItem) -> tuple[str, str]:
         """(system prompt, user prompt) for judging ``item``."""
@@ -181,61 +120,25 @@ class BaseJudge(Scorer):
         return [self.judge_prompt(*self.build_prompt(item)) for item in items]
 
     def judge_prompt(self, system: str, user: str) -> Score:
-        """The (cached) judgement of one built prompt."""
-        key = hashlib.sha256(
-            json.dumps([self.id, system, user, self.temperature, self.samples]).encode()
-        ).hexdigest()
-        with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
-        score = self._sample(system, user)
-        if not score.ok:  # a failure (timeout, 500, unreadable) is asked again next time
-            return score
-        with self._lock:
-            self._cache[key] = score
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-        return score
-
-    def _ask(self, system: str, user: str) -> str:
-        generation = self.responder.generate(
-            user,
-            system=system,
-            max_tokens=self.max_tokens,
-            temperature=self.temperature,
-            keys=self.keys,
-            json_schema=self.prompt["schema"],
-        )
-        return "".join(generation)
-
-    def _one(self, system: str, user: str) -> tuple[dict[str, Any] | None, str]:
-        raws = []
-        rubric = load_rubric(self.rubric_id)
-        for attempt in range(2):  # one retry after an unreadable answer
-            prompt = user if attempt == 0 else user + "\n\n" + self.prompt["retry_reminder"]
-            raw = self._ask(system, prompt)
-            raws.append(raw)
-            parsed = parse_judgement(raw, rubric)
-            if parsed is not None:
-                return parsed, raw
-        return None, "\n---\n".join(raws)
+        """The (cached) judgement of one built prompt; a failure is asked again next time."""
+        key = cache_key(self.id, system, user, self.temperature, self.samples)
+        return self.answers.through(key, lambda: self._sample(system, user), lambda s: s.ok)
 
     def _unscored(self, reason: str, raw: str | None) -> Score:
         return Score.unscored(self.id, reason, raw, rubric_id=self.rubric_id)
 
     def _sample(self, system: str, user: str) -> Score:
+        rubric = load_rubric(self.rubric_id)
         judgements, raws = [], []
         try:
             for _ in range(self.samples):
-                parsed, raw = self._one(system, user)
+                parsed, raw = self.ask_parsed(system, user, lambda t: parse_judgement(t, rubric))
                 raws.append(raw)
                 if parsed is None:
                     return self._unscored("the judge's answer could not be read", raw)
                 judgements.append(parsed)
         except (ResponderError, ResponderUnavailable, InputError) as exc:
             return self._unscored(f"the judge failed: {exc}", "\n---\n".join(raws) or None)
-        rubric = load_rubric(self.rubric_id)
         means = {c: statistics.fmean(j[c] for j in judgements) for c in rubric.components}
         overall = [rubric.overall_of(j) for j in judgements]
         return Score.from_values(
@@ -245,5 +148,5 @@ class BaseJudge(Scorer):
             spread=statistics.pstdev(overall) if len(overall) > 1 else None,
             rationale=judgements[0]["rationale"],
             raw="\n---\n".join(raws),
-            prompt_version=self.prompt["version"],
+            prompt_version=self.prompt_version,
         )

@@ -1,14 +1,15 @@
 """A pairwise judge: which of two replies to one message is more empathetic, in both orders.
 
 The prompt is data (``assets/prompts/pairwise.json``, with a ``version``;
-the rubric from ``assets/rubrics/counselling.md``). Every pair is judged
+the rubric from ``assets/rubrics/counselling.md``); prompt, quoting, asking
+and the cache are every judge's (:class:`scorers.judge.core.PromptedJudge`). Every pair is judged
 twice, once as (A = first reply, B = second) and once swapped; both
 verdicts are kept. Per component and overall the final verdict is the
 agreed one (``"a"``, ``"b"`` or ``"tie"``) only when the two orders agree,
 otherwise ``"inconsistent"``; when an order could not be read it is
 ``"unscored"``. The judge runs at temperature 0; replies are parsed
 strictly with one fallback (the first JSON object in the text) and one
-retry, as the absolute judge does.
+retry, as every judge does.
 
 >>> parse_pairwise('{"rationale": "x", "cognitive": "A", "emotional": "tie", "behavioral": "B", "overall": "A"}')["behavioral"]
 'B'
@@ -21,38 +22,25 @@ True
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
-from config import PROMPTS_DIR, RUBRICS_DIR, Keys
+from config import Keys
 from responders.base import Responder, ResponderError, ResponderUnavailable
+from scorers.judge.core import PromptedJudge, cache_key, load_judge_prompt
+from scorers.rubric import DEFAULT_RUBRIC
 
-PROMPT_FILE = PROMPTS_DIR / "pairwise.json"
-RUBRIC_FILE = RUBRICS_DIR / "counselling.md"
+PROMPT_NAME = "pairwise"
 #: What a pairwise verdict covers: the rubric's components and overall.
 NAMES: tuple[str, ...] = ("cognitive", "emotional", "behavioral", "overall")
+MARKERS = ("MESSAGE", "REPLY A", "REPLY B", "REPLY")
 _CHOICES = ("A", "B", "tie")
 _SWAP = {"A": "b", "B": "a", "tie": "tie"}  # a second-order answer, in the pair's own labels
-_MARKER = re.compile(r"<<<\s*(END\s+)?(MESSAGE|REPLY(\s+[AB])?)\s*>>>", re.IGNORECASE)
 
 
-def _defuse(text: str) -> str:
-    """Stop quoted text from opening or closing the prompt's markers (``<<<END REPLY A>>>``…).
-
-    >>> _defuse("x <<<END REPLY A>>> y")
-    'x « END REPLY A » y'
-    """
-    return _MARKER.sub(lambda m: m.group(0).replace("<<<", "« ").replace(">>>", " »"), text)
-
-
-@lru_cache(maxsize=1)
 def load_prompt() -> dict[str, Any]:
     """The pairwise prompt, with the rubric filled in."""
-    prompt = json.loads(PROMPT_FILE.read_text(encoding="utf-8"))
-    prompt["rubric"] = RUBRIC_FILE.read_text(encoding="utf-8").strip()
-    return prompt
+    return load_judge_prompt(PROMPT_NAME, DEFAULT_RUBRIC)
 
 
 def parse_pairwise(text: str) -> dict[str, str] | None:
@@ -113,8 +101,11 @@ class PairVerdict:
         return self.final[name] == "inconsistent"
 
 
-class PairwiseJudge:
+class PairwiseJudge(PromptedJudge):
     """Compares two replies with ``responder``, in both orders."""
+
+    prompt_name: ClassVar[str] = PROMPT_NAME
+    markers: ClassVar[tuple[str, ...]] = MARKERS
 
     def __init__(
         self,
@@ -124,56 +115,32 @@ class PairwiseJudge:
         temperature: float = 0.0,
         max_tokens: int = 200,
     ) -> None:
-        self.responder = responder
-        self.keys = keys
-        self.temperature = temperature
-        self.max_tokens = max_tokens
+        super().__init__(responder, keys=keys, temperature=temperature, max_tokens=max_tokens)
         self.id = f"pairwise/{responder.id}"
-        self._cache: dict[tuple[str, str, str], tuple[dict[str, str] | None, str]] = {}
 
-    def unavailable_reason(self) -> str | None:
-        """Why this judge cannot run now, with the fix; None when it can."""
-        if not self.responder.can_judge:
-            return f"{self.responder.id} cannot act as a judge"
-        return self.responder.unavailable_reason(self.keys)
-
-    def _prompt(self, message: str | None, first: str, second: str) -> tuple[str, str]:
-        prompt = load_prompt()
+    def build_prompt(self, message: str | None, first: str, second: str) -> tuple[str, str]:
+        """(system prompt, user prompt) with ``first`` shown as reply A."""
+        prompt = self.prompt
         system = prompt["system"].format(rubric=prompt["rubric"])
-        text = _defuse(message) if message else prompt["no_message"]
-        user = prompt["user"].format(message=text, reply_a=_defuse(first), reply_b=_defuse(second))
+        text = self.quote(message) if message else prompt["no_message"]
+        user = prompt["user"].format(
+            message=text, reply_a=self.quote(first), reply_b=self.quote(second)
+        )
         return system, user
 
     def _ask(
         self, message: str | None, first: str, second: str
     ) -> tuple[dict[str, str] | None, str]:
-        key = (message or "", first, second)
-        if key in self._cache:
-            return self._cache[key]
-        system, user = self._prompt(message, first, second)
-        raws = []
-        for attempt in range(2):
-            text = user if attempt == 0 else user + "\n\n" + load_prompt()["retry_reminder"]
-            raw = "".join(
-                self.responder.generate(
-                    text,
-                    system=system,
-                    max_tokens=self.max_tokens,
-                    temperature=self.temperature,
-                    keys=self.keys,
-                    json_schema=load_prompt()["schema"],
-                )
-            )
-            raws.append(raw)
-            parsed = parse_pairwise(raw)
-            if parsed is not None:
-                self._cache[key] = (parsed, raw)
-                return parsed, raw
-        return None, "\n---\n".join(raws)
+        system, user = self.build_prompt(message, first, second)
+        return self.answers.through(
+            cache_key(self.id, system, user, self.temperature),
+            lambda: self.ask_parsed(system, user, parse_pairwise),
+            keep=lambda answer: answer[0] is not None,
+        )
 
     def compare(self, message: str | None, reply_a: str, reply_b: str) -> PairVerdict:
         """Judge (a, b) and (b, a); the final verdict per name counts only when both agree."""
-        version = load_prompt()["version"]
+        version = self.prompt_version
         try:
             first, raw_first = self._ask(message, reply_a, reply_b)
             second, raw_second = self._ask(message, reply_b, reply_a)

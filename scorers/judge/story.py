@@ -7,8 +7,8 @@ one (understanding the storyteller's perspective and feelings). The rubric
 is ``assets/rubrics/story-evocation.json`` (overall = the empathy answer),
 the prompt ``assets/prompts/story.json`` with its own version; a reader
 persona (:class:`scorers.judge.persona.Persona`) asks the judge to read as a
-given reader. Parsing, retry, samples and the cache are the reply judge's
-(:mod:`scorers.judge.base`).
+given reader. Parsing, retry, samples and the cache are every judge's
+(:mod:`scorers.judge.base`, :mod:`scorers.judge.core`).
 
 The story is the item's ``reply``; a ``message``, if any, is ignored.
 
@@ -27,6 +27,7 @@ from config import SETTINGS
 from responders.base import Responder
 from scorers.base import ScoreItem
 from scorers.judge import base
+from scorers.judge.core import defuse, load_judge_prompt, persona_text
 from scorers.judge.persona import Persona
 
 STORY_RUBRIC = "story-evocation"
@@ -36,16 +37,14 @@ MARKERS = ("STORY",)
 
 def load_prompt() -> dict[str, Any]:
     """The story prompt, with the rubric filled in."""
-    return base.load_judge_prompt(PROMPT_NAME, STORY_RUBRIC)
+    return load_judge_prompt(PROMPT_NAME, STORY_RUBRIC)
 
 
 def build_prompt(story: str, persona: Persona | None = None) -> tuple[str, str]:
     """(system prompt, user prompt) for rating ``story``."""
     prompt = load_prompt()
-    system = prompt["system"].format(
-        rubric=prompt["rubric"], persona=base.persona_text(prompt, persona)
-    )
-    return system, prompt["user"].format(story=base.defuse(story, MARKERS))
+    system = prompt["system"].format(rubric=prompt["rubric"], persona=persona_text(prompt, persona))
+    return system, prompt["user"].format(story=defuse(story, MARKERS))
 
 
 class StoryJudge(base.BaseJudge):
@@ -53,6 +52,7 @@ class StoryJudge(base.BaseJudge):
 
     prompt_name: ClassVar[str] = PROMPT_NAME
     rubric_id: ClassVar[str] = STORY_RUBRIC
+    markers: ClassVar[tuple[str, ...]] = MARKERS
 
     def __init__(self, responder: Responder, **options: Any) -> None:
         super().__init__(responder, **options)

@@ -13,8 +13,8 @@ Speed: the judge has its own llama.cpp context (``load_llama(…, "judge")``),
 so the rubric's KV state stays cached between judgements and is not evicted
 by the local responder; only the message and the reply are computed anew.
 The prompt is data (``assets/prompts/judge_weighted.json``, rubric from
-``assets/rubrics/counselling.md``), and the text is quoted between the same
-defused markers as the sampled judge's. Four scored replies from the rubric
+``assets/rubrics/counselling.md``); prompt, quoting, persona and the cache
+are every judge's (:class:`scorers.judge.core.PromptedJudge`). Four scored replies from the rubric
 labels (low to high) anchor the scale; their ids are left out of evaluations.
 
 >>> expected_score([0.0, 0.0, 5.0])
@@ -24,41 +24,41 @@ labels (low to high) anchor the scale; their ids are left out of evaluations.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
-from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from config import PROMPTS_DIR, RUBRICS_DIR
 from scorers.base import COMPONENTS, Score, ScoreItem, Scorer
-from scorers.judge.absolute import MARKERS
-from scorers.judge.base import defuse
+from scorers.judge.core import PromptedJudge, cache_key, load_judge_prompt
 from scorers.judge.persona import Persona
+from scorers.rubric import DEFAULT_RUBRIC
 
-PROMPT_FILE = PROMPTS_DIR / "judge_weighted.json"
-RUBRIC_FILE = RUBRICS_DIR / "counselling.md"
+PROMPT_NAME = "judge_weighted"
 
 
-@lru_cache(maxsize=1)
 def load_prompt() -> dict[str, Any]:
     """The weighted judge's prompt, with the rubric filled in."""
-    prompt = json.loads(PROMPT_FILE.read_text(encoding="utf-8"))
-    prompt["rubric"] = RUBRIC_FILE.read_text(encoding="utf-8").strip()
-    return prompt
+    return load_judge_prompt(PROMPT_NAME, DEFAULT_RUBRIC)
+
+
+def digit_probabilities(logits: list[float] | np.ndarray) -> np.ndarray:
+    """Probabilities of "1", "2", "3" from their logits (softmax over those three).
+
+    >>> digit_probabilities([0.0, 0.0, 0.0]).round(3).tolist()
+    [0.333, 0.333, 0.333]
+    """
+    z = np.asarray(logits, dtype=np.float64)
+    p = np.exp(z - z.max())
+    return p / p.sum()
 
 
 def expected_score(logits: list[float] | np.ndarray) -> float:
-    """Expected score from the logits of "1", "2", "3" (softmax over those three).
+    """Expected score 1·p1 + 2·p2 + 3·p3 from the logits of "1", "2", "3".
 
     >>> round(expected_score([0.0, 0.0, 0.0]), 3)
     2.0
     """
-    z = np.asarray(logits, dtype=np.float64)
-    p = np.exp(z - z.max())
-    p /= p.sum()
-    return float(p @ np.array([1.0, 2.0, 3.0]))
+    return float(digit_probabilities(logits) @ np.array([1.0, 2.0, 3.0]))
 
 
 def anchors_text() -> str:
@@ -74,23 +74,10 @@ def anchor_ids() -> set[str]:
     return {str(a["id"]) for a in load_prompt().get("anchors", [])}
 
 
-def messages_for(item: ScoreItem, persona: Persona | None = None) -> list[dict[str, str]]:
-    """The chat messages (system, user) for judging ``item``."""
-    prompt = load_prompt()
-    description = persona.describe() if persona else ""
-    persona_text = prompt["persona"].format(description=description) if description else ""
-    system = prompt["system"].format(
-        rubric=prompt["rubric"], anchors=anchors_text(), persona=persona_text
-    )
-    message = defuse(item.message, MARKERS) if item.message else prompt["no_message"]
-    user = prompt["user"].format(message=message, reply=defuse(item.reply, MARKERS))
-    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
-
-
-class WeightedJudge(Scorer):
+class WeightedJudge(PromptedJudge, Scorer):
     """The packaged local model as a judge, scoring by expected value over 1–3."""
 
-    cache_size = 5_000
+    prompt_name: ClassVar[str] = PROMPT_NAME
 
     def __init__(
         self,
@@ -99,40 +86,39 @@ class WeightedJudge(Scorer):
         persona: Persona | None = None,
         rationale_tokens: int = 24,
     ) -> None:
+        from responders.local_llama import LocalLlamaResponder
+
+        super().__init__(LocalLlamaResponder(model), persona=persona)
         self.model = model
-        self.persona = persona
         self.rationale_tokens = rationale_tokens
         self.id = f"judge-weighted/local/{model}"
         self.label = f"Local judge, probability-weighted ({model})"
-        self._cache: OrderedDict[str, Score] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def unavailable_reason(self) -> str | None:
-        from responders.local_llama import LocalLlamaResponder
-
-        return LocalLlamaResponder(self.model).unavailable_reason()
-
-    @property
-    def prompt_version(self) -> str:
-        """The prompt's version: part of this judge's setting (caches, calibrations)."""
-        return str(load_prompt()["version"])
 
     def seen_ids(self) -> frozenset[str]:
         """The rubric-label rows shown in the prompt as anchors."""
         return frozenset(anchor_ids())
 
+    def messages_for(self, item: ScoreItem) -> list[dict[str, str]]:
+        """The chat messages (system, user) for judging ``item``."""
+        prompt = self.prompt
+        system = prompt["system"].format(
+            rubric=prompt["rubric"], anchors=anchors_text(), persona=self.persona_paragraph()
+        )
+        message = self.quote(item.message) if item.message else prompt["no_message"]
+        user = prompt["user"].format(message=message, reply=self.quote(item.reply))
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
     def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
         return [self._judge(item) for item in items]
 
     def _judge(self, item: ScoreItem) -> Score:
+        messages = self.messages_for(item)
+        key = cache_key(self.id, messages, self.rationale_tokens)
+        return self.answers.through(key, lambda: self._read_score(messages), lambda s: s.ok)
+
+    def _read_score(self, messages: list[dict[str, str]]) -> Score:
         from responders.local_llama import load_llama
 
-        messages = messages_for(item, self.persona)
-        key = json.dumps([self.id, messages, self.rationale_tokens])
-        with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
         llm, lock = load_llama(self.model, "judge")
         with lock:
             try:
@@ -140,25 +126,16 @@ class WeightedJudge(Scorer):
             except ValueError as exc:  # the prompt does not fit the context
                 return Score.unscored(self.id, f"the local judge refused the prompt: {exc}")
         raw = json.dumps({"probabilities": probs, "rationale": rationale})
-        score = Score.from_components(
-            self.id,
-            *values,
-            rationale=rationale,
-            raw=raw,
-            prompt_version=load_prompt()["version"],
+        return Score.from_components(
+            self.id, *values, rationale=rationale, raw=raw, prompt_version=self.prompt_version
         )
-        with self._lock:
-            self._cache[key] = score
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-        return score
 
     def _read(
         self, llm: Any, messages: list[dict[str, str]]
     ) -> tuple[list[float], dict[str, list[float]], str]:
         from responders.local_llama import eval_reusing_prefix, last_logits
 
-        prompt = load_prompt()
+        prompt = self.prompt
         text = _chat_prompt(llm, messages) + prompt["answer_prefix"]
         tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
         if len(tokens) + self.rationale_tokens + 24 > llm.n_ctx():
@@ -167,10 +144,9 @@ class WeightedJudge(Scorer):
         eval_reusing_prefix(llm, tokens)
         values, probs = [], {}
         for index, name in enumerate(COMPONENTS):
-            logits = last_logits(llm)[digits].astype(np.float64)
-            p = np.exp(logits - logits.max())
-            p /= p.sum()
-            values.append(float(p @ np.array([1.0, 2.0, 3.0])))
+            logits = last_logits(llm)[digits]
+            p = digit_probabilities(logits)
+            values.append(expected_score(logits))
             probs[name] = [round(float(x), 4) for x in p]
             follow = [digits[int(np.argmax(p))]]
             nxt = COMPONENTS[index + 1] if index + 1 < len(COMPONENTS) else None
