@@ -139,10 +139,10 @@ class Encoder:
         cls_id, sep_id = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
         pieces = [(index, w) for index, text in enumerate(texts) for w in self._windows(text)]
         seqs = [[cls_id, *window, sep_id] for _, window in pieces]
-        states = token_states(self, seqs, pack=self.pack, batch_rows=batch_size)
         sums: list[np.ndarray] = [np.zeros(self.dim, dtype=np.float64) for _ in texts]
         totals = [0] * len(texts)
-        for (index, window), vecs in zip(pieces, states, strict=True):
+        for piece, vecs in token_states(self, seqs, pack=self.pack, batch_rows=batch_size):
+            index, window = pieces[piece]
             sums[index] += len(window) * vecs.mean(0)  # the window's mean over all its tokens
             totals[index] += len(window)
         return [(s / max(t, 1)).astype(np.float32) for s, t in zip(sums, totals, strict=True)]

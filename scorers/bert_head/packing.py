@@ -14,6 +14,8 @@ sequence a row, as the reference.
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def pack_rows(lengths: list[int], width: int) -> list[list[int]]:
-    """Indices of ``lengths`` grouped into rows of at most ``width`` (first fit decreasing).
+    """Indices of ``lengths`` grouped into rows of at most ``width`` (best fit, longest first).
 
     A sequence longer than ``width`` gets a row of its own.
 
@@ -31,16 +33,18 @@ def pack_rows(lengths: list[int], width: int) -> list[list[int]]:
     [[0, 1], [2]]
     """
     rows: list[list[int]] = []
-    filled: list[int] = []
+    free: list[
+        tuple[int, int]
+    ] = []  # (room left, row), sorted: the tightest fit is found by bisection
     for index in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
-        for row, used in enumerate(filled):
-            if used + lengths[index] <= width:
-                rows[row].append(index)
-                filled[row] += lengths[index]
-                break
+        at = bisect.bisect_left(free, (lengths[index], -1))
+        if at < len(free):
+            room, row = free.pop(at)
         else:
-            rows.append([index])
-            filled.append(lengths[index])
+            room, row = width, len(rows)
+            rows.append([])
+        rows[row].append(index)
+        bisect.insort(free, (room - lengths[index], row))
     return rows
 
 
@@ -58,15 +62,16 @@ def layout(lengths: list[int], pack: bool = True) -> list[list[int]]:
 
 def token_states(
     encoder: Encoder, seqs: list[list[int]], pack: bool = True, batch_rows: int = 32
-) -> list[np.ndarray]:
-    """Each sequence's token vectors (last layer ‖ mean of the last four), shape ``(n, dim)``.
+) -> Iterator[tuple[int, np.ndarray]]:
+    """``(index, token vectors)`` for each of ``seqs``, as each pass finishes.
 
-    ``seqs`` hold token ids with their special tokens; each must fit the
-    encoder's position table. Rows run ``batch_rows`` at a time.
+    A token's vector joins the last layer and the mean of the last four, shape
+    ``(len(seq), dim)``. ``seqs`` hold token ids with their special tokens; each
+    must fit the encoder's position table. Rows run ``batch_rows`` at a time,
+    so only one pass's vectors are held at once.
     """
     lengths = [len(s) for s in seqs]
     rows = layout(lengths, pack)
-    states: list[np.ndarray | None] = [None] * len(seqs)
     with encoder._torch.inference_mode():
         for first in range(0, len(rows), batch_rows):
             chunk = rows[first : first + batch_rows]
@@ -74,9 +79,8 @@ def token_states(
             for r, row in enumerate(chunk):
                 at = 0
                 for i in row:
-                    states[i] = both[r, at : at + lengths[i]]
+                    yield i, both[r, at : at + lengths[i]]
                     at += lengths[i]
-    return [s if s is not None else np.zeros((0, encoder.dim), np.float32) for s in states]
 
 
 def _forward(encoder: Encoder, rows: list[list[list[int]]]) -> np.ndarray:
@@ -97,7 +101,7 @@ def _forward(encoder: Encoder, rows: list[list[list[int]]]) -> np.ndarray:
             segment[r, at : at + len(seq)] = k
             at += len(seq)
     allowed = segment[:, None, :, None] == segment[:, None, None, :]
-    dtype = encoder.model.dtype
+    dtype = getattr(encoder.model, "dtype", torch.float32)
     mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
     out = encoder.model(
         input_ids=ids,
