@@ -7,9 +7,9 @@ file in a temporary folder, as a first ``cli.py score`` writes one):
 
 - plain loop: the packaged MiniLM run once per reply, batch 1, fp32 (first
   256 tokens), scoring nothing: the floor the head is measured against;
-- head, before issue 20: ``cli.py score --scorer bert-head`` with the head's
-  encoder calls as they were (reply, sentences and message in three calls,
-  each batch padded to its longest text);
+- head, before issue 20: ``cli.py score --scorer bert-head`` with the head
+  reading as it did (reply, sentences and message in three encoder calls,
+  each batch padded to its longest text; numpy's BLAS threads left free);
 - head, now: ``cli.py score --scorer bert-head`` as shipped (one packed call).
 
 Both head sides run the real command (``cli.main``: CSV in, the injection
@@ -24,6 +24,7 @@ the largest difference between the two heads' scores on the 55 replies.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import statistics
 import sys
@@ -102,8 +103,9 @@ def cli_score(head: BertHead, before: bool, rows: Path, folder: Path) -> tuple[f
     encoder with its own empty cache file, laid out as before issue 20 or as now.
     """
     import cli
+    from scorers.bert_head import head as head_module
 
-    shipped = head.recipe
+    shipped, blas = head.recipe, head_module.one_blas_thread
     head.encoder = Encoder(
         default_encoder_path(),
         head.encoder.name,
@@ -111,6 +113,8 @@ def cli_score(head: BertHead, before: bool, rows: Path, folder: Path) -> tuple[f
         pack=not before,
     )
     head.recipe = BeforeRecipe(**asdict(shipped)) if before else shipped
+    if before:
+        head_module.one_blas_thread = contextlib.nullcontext
     try:
         out = folder / "scored.csv"
         t0 = time.perf_counter()
@@ -127,7 +131,7 @@ def cli_score(head: BertHead, before: bool, rows: Path, folder: Path) -> tuple[f
         scores = get_scorer("bert-head").score_many(items)
         values = np.array([[v for v in s.components().values()] for s in scores], dtype=float)
     finally:
-        head.recipe = shipped
+        head.recipe, head_module.one_blas_thread = shipped, blas
     return seconds, values
 
 
