@@ -40,11 +40,12 @@ def test_packed_vectors_match_padded_ones_and_take_fewer_rows(encoders, monkeypa
     packed, padded = encoders
     texts = [*REPLIES, *split_sentences(REPLIES[0]), MESSAGE]
     rows: dict[str, int] = {"packed": 0, "padded": 0}
+    names = {id(packed.model): "packed", id(padded.model): "padded"}
     forward = packing._forward
 
-    def spy(encoder, batch):
-        rows[encoder.name] += len(batch)
-        return forward(encoder, batch)
+    def spy(model, batch, pad_id):
+        rows[names[id(model)]] += len(batch)
+        return forward(model, batch, pad_id)
 
     monkeypatch.setattr(packing, "_forward", spy)
     a, b = packed.encode(texts), padded.encode(texts)

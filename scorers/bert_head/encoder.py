@@ -141,7 +141,8 @@ class Encoder:
         seqs = [[cls_id, *window, sep_id] for _, window in pieces]
         sums: list[np.ndarray] = [np.zeros(self.dim, dtype=np.float64) for _ in texts]
         totals = [0] * len(texts)
-        for piece, vecs in token_states(self, seqs, pack=self.pack, batch_rows=batch_size):
+        pad_id = self.tokenizer.pad_token_id or 0
+        for piece, vecs in token_states(self.model, seqs, pad_id, self.pack, batch_size):
             index, window = pieces[piece]
             sums[index] += len(window) * vecs.mean(0)  # the window's mean over all its tokens
             totals[index] += len(window)

@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from scorers.bert_head.encoder import Encoder
 
 
 def pack_rows(lengths: list[int], width: int) -> list[list[int]]:
@@ -61,21 +58,24 @@ def layout(lengths: list[int], pack: bool = True) -> list[list[int]]:
 
 
 def token_states(
-    encoder: Encoder, seqs: list[list[int]], pack: bool = True, batch_rows: int = 32
+    model: Any, seqs: list[list[int]], pad_id: int = 0, pack: bool = True, batch_rows: int = 32
 ) -> Iterator[tuple[int, np.ndarray]]:
     """``(index, token vectors)`` for each of ``seqs``, as each pass finishes.
 
     A token's vector joins the last layer and the mean of the last four, shape
     ``(len(seq), dim)``. ``seqs`` hold token ids with their special tokens; each
-    must fit the encoder's position table. Rows run ``batch_rows`` at a time,
+    must fit the position table of ``model`` (a Hugging Face BERT-style encoder);
+    ``pad_id`` fills the ends of rows. Rows run ``batch_rows`` at a time,
     so only one pass's vectors are held at once.
     """
     lengths = [len(s) for s in seqs]
     rows = layout(lengths, pack)
-    with encoder._torch.inference_mode():
+    import torch
+
+    with torch.inference_mode():
         for first in range(0, len(rows), batch_rows):
             chunk = rows[first : first + batch_rows]
-            both = _forward(encoder, [[seqs[i] for i in row] for row in chunk])
+            both = _forward(model, [[seqs[i] for i in row] for row in chunk], pad_id)
             for r, row in enumerate(chunk):
                 at = 0
                 for i in row:
@@ -83,12 +83,12 @@ def token_states(
                     at += lengths[i]
 
 
-def _forward(encoder: Encoder, rows: list[list[list[int]]]) -> np.ndarray:
+def _forward(model: Any, rows: list[list[list[int]]], pad_id: int) -> np.ndarray:
     """One encoder pass over rows of sequences; ``(rows, width, dim)`` token vectors."""
-    torch = encoder._torch
+    import torch
+
     width = max(sum(len(s) for s in row) for row in rows)
-    pad = encoder.tokenizer.pad_token_id or 0
-    ids = torch.full((len(rows), width), pad, dtype=torch.long)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
     positions = torch.zeros((len(rows), width), dtype=torch.long)
     # Which sequence each slot holds; every padding slot is a sequence of its own,
     # so no query attends to nothing (a fully masked row would turn into NaN).
@@ -101,9 +101,9 @@ def _forward(encoder: Encoder, rows: list[list[list[int]]]) -> np.ndarray:
             segment[r, at : at + len(seq)] = k
             at += len(seq)
     allowed = segment[:, None, :, None] == segment[:, None, None, :]
-    dtype = getattr(encoder.model, "dtype", torch.float32)
+    dtype = getattr(model, "dtype", torch.float32)
     mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
-    out = encoder.model(
+    out = model(
         input_ids=ids,
         attention_mask=mask,
         position_ids=positions,

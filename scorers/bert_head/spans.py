@@ -51,7 +51,8 @@ def _token_states(encoder: Encoder, ids: list[list[int]], batch_size: int) -> li
     pieces = [(t, s) for t, row in enumerate(ids) for s in range(0, len(row), size)]
     seqs = [[tok.cls_token_id, *ids[t][s : s + size], tok.sep_token_id] for t, s in pieces]
     states = [np.zeros((len(row), encoder.dim), dtype=np.float32) for row in ids]
-    for piece, vecs in token_states(encoder, seqs, pack=encoder.pack, batch_rows=batch_size):
+    pad_id = tok.pad_token_id or 0
+    for piece, vecs in token_states(encoder.model, seqs, pad_id, encoder.pack, batch_size):
         t, s = pieces[piece]
         states[t][s : s + len(vecs) - 2] = vecs[1:-1]  # without [CLS] and [SEP]
     return states
