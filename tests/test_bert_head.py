@@ -77,15 +77,17 @@ def test_long_replies_are_read_past_the_window_and_bad_items_do_not_sink_a_batch
     assert empty.status == "unscored" and "empty" in empty.reason and ok.ok
 
 
-def test_long_replies_are_encoded_window_by_window_to_the_end():
+def test_long_replies_are_encoded_window_by_window_to_the_end(monkeypatch):
+    from scorers.bert_head import packing
+
     encoder = Encoder(default_encoder_path(), "window-test", disk_cache=None)  # fresh, no cache
-    model, windows = encoder.model, []
+    forward, windows = packing._forward, []
 
-    def spy(**inputs):  # the encoder's model, recording each window's length
-        windows.extend(inputs["attention_mask"].sum(1).tolist())
-        return model(**inputs)
+    def spy(model, rows, pad_id):  # one encoder pass, recording each window's length
+        windows.extend(len(seq) for row in rows for seq in row)
+        return forward(model, rows, pad_id)
 
-    encoder.model = spy
+    monkeypatch.setattr(packing, "_forward", spy)
     filler = "We can look at your study plan together, one subject at a time. " * 40
     tokens = len(encoder.tokenizer(filler, add_special_tokens=False)["input_ids"])
     size = encoder.window - 2  # room for [CLS] and [SEP]

@@ -7,7 +7,9 @@ than the encoder's window are split into windows and the windows' pooled
 vectors are averaged, weighted by their token counts, so nothing past the
 first 256 tokens is thrown away. Vectors are cached per (encoder, text), in
 memory and in an SQLite file in the cache folder, so retraining a head or
-rescoring the same replies does not run the encoder again.
+rescoring the same replies does not run the encoder again. The windows of
+all the texts of one call run packed end to end, not padded
+(:mod:`scorers.bert_head.packing`).
 
 >>> enc = load_encoder()
 >>> vecs = enc.encode(["I'm here for you.", "I'm here for you."])
@@ -53,6 +55,7 @@ class Encoder:
         window: int = 256,
         cache_size: int = 20_000,
         disk_cache: Path | None = None,
+        pack: bool = True,
     ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -76,6 +79,9 @@ class Encoder:
         self._cache_size = cache_size
         self._lock = threading.Lock()
         self._disk = _DiskCache(disk_cache) if disk_cache else None
+        #: Lay short texts end to end in one pass (:mod:`scorers.bert_head.packing`);
+        #: False pads each to its batch's longest, the layout before issue 20.
+        self.pack = pack
 
     def _key(self, text: str, tag: str = "") -> str:
         blob = (
@@ -127,37 +133,18 @@ class Encoder:
         return [ids[i : i + size] for i in range(0, len(ids), size)]
 
     def _encode_uncached(self, texts: list[str], batch_size: int) -> list[np.ndarray]:
-        torch = self._torch
-        pieces: list[tuple[int, list[int]]] = []
-        for index, text in enumerate(texts):
-            pieces += [(index, w) for w in self._windows(text)]
-        order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][1]))
-        pooled: list[np.ndarray | None] = [None] * len(pieces)
+        """Pooled vectors of ``texts``: every window of every text in one packed pass."""
+        from scorers.bert_head.packing import token_states
+
         cls_id, sep_id = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
-        pad_id = self.tokenizer.pad_token_id or 0
-        with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                batch = [pieces[i][1] for i in order[start : start + batch_size]]
-                longest = max(len(w) for w in batch) + 2
-                ids = torch.full((len(batch), longest), pad_id, dtype=torch.long)
-                mask = torch.zeros((len(batch), longest), dtype=torch.long)
-                for row, window in enumerate(batch):
-                    seq = [cls_id, *window, sep_id]
-                    ids[row, : len(seq)] = torch.tensor(seq)
-                    mask[row, : len(seq)] = 1
-                out = self.model(input_ids=ids, attention_mask=mask, output_hidden_states=True)
-                weights = mask.unsqueeze(-1).float()
-                count = weights.sum(1)
-                last = (out.last_hidden_state * weights).sum(1) / count
-                last4 = torch.stack(out.hidden_states[-4:]).mean(0)
-                last4 = (last4 * weights).sum(1) / count
-                vecs = torch.cat([last, last4], dim=-1).numpy()
-                for row, i in enumerate(order[start : start + batch_size]):
-                    pooled[i] = vecs[row]
+        pieces = [(index, w) for index, text in enumerate(texts) for w in self._windows(text)]
+        seqs = [[cls_id, *window, sep_id] for _, window in pieces]
         sums: list[np.ndarray] = [np.zeros(self.dim, dtype=np.float64) for _ in texts]
         totals = [0] * len(texts)
-        for (index, window), vec in zip(pieces, pooled, strict=True):
-            sums[index] += len(window) * vec
+        pad_id = self.tokenizer.pad_token_id or 0
+        for piece, vecs in token_states(self.model, seqs, pad_id, self.pack, batch_size):
+            index, window = pieces[piece]
+            sums[index] += len(window) * vecs.mean(0)  # the window's mean over all its tokens
             totals[index] += len(window)
         return [(s / max(t, 1)).astype(np.float32) for s, t in zip(sums, totals, strict=True)]
 

@@ -32,6 +32,7 @@ import numpy as np
 from config import CARDS_DIR, MODELS_DIR
 from scorers.base import Score, ScoreItem, Scorer
 from scorers.bert_head.encoder import Encoder, load_encoder
+from scorers.bert_head.threads import one_blas_thread
 
 HEAD_WEIGHTS = MODELS_DIR / "bert_head.safetensors"
 HEAD_CARD = CARDS_DIR / "bert-head.json"
@@ -79,7 +80,12 @@ class FeatureRecipe:
     interaction: bool = False
 
     def build(self, encoder: Encoder, items: list[ScoreItem]) -> np.ndarray:
-        """The feature matrix for ``items`` (one row each)."""
+        """The feature matrix for ``items`` (one row each).
+
+        Every text a row needs (replies, their sentences, messages) goes to the
+        encoder in one call: one packed pass and one cache write, each distinct
+        text encoded once (a message shared by several replies, a one-sentence reply).
+        """
         if self.normalize:
             from scorers.normalize import normalize_text
 
@@ -87,33 +93,42 @@ class FeatureRecipe:
                 ScoreItem(normalize_text(i.reply), normalize_text(i.message or "") or None)
                 for i in items
             ]
-        if self.pooling == "spans":
+        n, wants_message = len(items), self.use_message or self.interaction
+        sentences = [] if self.pooling == "spans" else [split_sentences(i.reply) for i in items]
+        flat = [s for group in sentences for s in group]
+        texts = ([i.reply for i in items] + flat) if sentences else []
+        if wants_message:
+            # A missing message is encoded as empty text: the head saw none in training.
+            texts += [i.message or "" for i in items]
+        vectors = encoder.encode(texts) if texts else np.zeros((0, encoder.dim), np.float32)
+        if sentences:
+            parts = [vectors[:n], *pool_sentences(vectors[n : n + len(flat)], sentences)]
+        else:
             from scorers.bert_head.spans import span_features
 
             parts = [span_features(encoder, [i.reply for i in items])]
-        else:
-            parts = self._sentence_parts(encoder, items)
-        if self.use_message or self.interaction:
-            # A missing message is encoded as empty text: the head saw none in training.
-            message = encoder.encode([i.message or "" for i in items])
-            if self.use_message:
-                parts.append(message)
-            if self.interaction:
-                parts.append(interaction(parts[0][:, : encoder.dim], message))
+        message = vectors[len(texts) - n :] if wants_message else vectors[:0]
+        if self.use_message:
+            parts.append(message)
+        if self.interaction:
+            parts.append(interaction(parts[0][:, : encoder.dim], message))
         return np.hstack(parts).astype(np.float32)
 
-    @staticmethod
-    def _sentence_parts(encoder: Encoder, items: list[ScoreItem]) -> list[np.ndarray]:
-        replies = encoder.encode([i.reply for i in items])
-        sentences = [split_sentences(i.reply) for i in items]
-        flat = encoder.encode([s for group in sentences for s in group])
-        means, maxes, start = [], [], 0
-        for group in sentences:
-            block = flat[start : start + len(group)]
-            start += len(group)
-            means.append(block.mean(0))
-            maxes.append(block.max(0))
-        return [replies, np.stack(means), np.stack(maxes)]
+
+def pool_sentences(flat: np.ndarray, sentences: list[list[str]]) -> list[np.ndarray]:
+    """Per reply, the mean and the element-wise max of its rows of ``flat`` (sentences in order).
+
+    >>> mean, top = pool_sentences(np.array([[1.0], [3.0], [5.0]]), [["a", "b"], ["c"]])
+    >>> mean.tolist(), top.tolist()
+    ([[2.0], [5.0]], [[3.0], [5.0]])
+    """
+    means, maxes, start = [], [], 0
+    for group in sentences:
+        block = flat[start : start + len(group)]
+        start += len(group)
+        means.append(block.mean(0))
+        maxes.append(block.max(0))
+    return [np.stack(means), np.stack(maxes)]
 
 
 def interaction(reply: np.ndarray, message: np.ndarray) -> np.ndarray:
@@ -179,7 +194,8 @@ class BertHead(Scorer):
 
     def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
         features = self.recipe.build(self.encoder, items)
-        preds = np.stack([net(features) for net in self.nets])  # (heads, n, 3)
+        with one_blas_thread():  # BLAS threads would fight the encoder's for the cores
+            preds = np.stack([net(features) for net in self.nets])  # (heads, n, 3)
         mean = preds.mean(0)
         spread = preds.mean(2).std(0) if len(self.nets) > 1 else None
         return [

@@ -43,32 +43,18 @@ def span_features(encoder: Encoder, texts: list[str], batch_size: int = 32) -> n
 
 
 def _token_states(encoder: Encoder, ids: list[list[int]], batch_size: int) -> list[np.ndarray]:
-    """Contextual vectors of every token of every text (windows run in length-sorted batches)."""
-    torch = encoder._torch
+    """Contextual vectors of every token of every text (its windows run packed, one pass)."""
+    from scorers.bert_head.packing import token_states
+
+    tok = encoder.tokenizer
     size = encoder.window - 2
     pieces = [(t, s) for t, row in enumerate(ids) for s in range(0, len(row), size)]
-    order = sorted(
-        range(len(pieces)), key=lambda i: -min(size, len(ids[pieces[i][0]]) - pieces[i][1])
-    )
+    seqs = [[tok.cls_token_id, *ids[t][s : s + size], tok.sep_token_id] for t, s in pieces]
     states = [np.zeros((len(row), encoder.dim), dtype=np.float32) for row in ids]
-    tok = encoder.tokenizer
-    pad = tok.pad_token_id or 0
-    with torch.inference_mode():
-        for first in range(0, len(order), batch_size):
-            batch = [pieces[i] for i in order[first : first + batch_size]]
-            windows = [ids[t][s : s + size] for t, s in batch]
-            width = max(len(w) for w in windows) + 2
-            input_ids = torch.full((len(batch), width), pad, dtype=torch.long)
-            mask = torch.zeros((len(batch), width), dtype=torch.long)
-            for row, window in enumerate(windows):
-                seq = [tok.cls_token_id, *window, tok.sep_token_id]
-                input_ids[row, : len(seq)] = torch.tensor(seq)
-                mask[row, : len(seq)] = 1
-            out = encoder.model(input_ids=input_ids, attention_mask=mask, output_hidden_states=True)
-            last4 = torch.stack(out.hidden_states[-4:]).mean(0)
-            both = torch.cat([out.last_hidden_state, last4], dim=-1).numpy()
-            for row, ((t, s), window) in enumerate(zip(batch, windows, strict=True)):
-                states[t][s : s + len(window)] = both[row, 1 : 1 + len(window)]
+    pad_id = tok.pad_token_id or 0
+    for piece, vecs in token_states(encoder.model, seqs, pad_id, encoder.pack, batch_size):
+        t, s = pieces[piece]
+        states[t][s : s + len(vecs) - 2] = vecs[1:-1]  # without [CLS] and [SEP]
     return states
 
 
