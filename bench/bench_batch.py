@@ -2,7 +2,7 @@
 
 100 calls to a local fake OpenAI server (tests/fake_providers.py) that waits
 1 s before answering. Serial: one ``generate`` after the other, as a plain
-loop would. Batch: :func:`studies.batch.run_batch` with concurrency 8 (the
+loop would. Batch: :func:`studies.batch.run.run_batch` with concurrency 8 (the
 same responder, no scorers). Prints both wall times and the ratio (target
 >= 6.5x), all in one run.
 
@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from config import Keys
 from core.questions import load_questions
 from responders.openai_api import OpenAIResponder
-from studies.batch import run_batch
-from studies.batch_plan import BatchQuestion, BatchSettings
+from studies.batch.plan import BatchQuestion, BatchSettings
+from studies.batch.run import run_batch
 from tests.fake_providers import FakeProvider, Stream
 
 KEYS = Keys({"OPENAI_API_KEY": "sk-bench-0000000000"})

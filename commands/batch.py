@@ -23,11 +23,11 @@ from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, SETTINGS
 from core.progress import terminal_progress
 
 if TYPE_CHECKING:
-    from studies.batch_plan import BatchQuestion, BatchSettings
+    from studies.batch.plan import BatchQuestion, BatchSettings
 
 
 def _plan(args: argparse.Namespace) -> tuple[list[BatchQuestion], BatchSettings]:
-    from studies.batch_plan import BatchSettings, bundled_questions, questions_from_csv
+    from studies.batch.plan import BatchSettings, bundled_questions, questions_from_csv
     from studies.strategies import parse_strategies
 
     questions = (
@@ -57,8 +57,8 @@ def _stop_on_sigterm(stop: threading.Event) -> Iterator[None]:
 
 def run_batch_command(args: argparse.Namespace) -> int:
     """Run or continue a batch, then write its report and print the headline."""
-    from studies.batch import check_ready, run_batch
-    from studies.batch_store import RunMismatch
+    from studies.batch.run import check_ready, run_batch
+    from studies.batch.store import RunMismatch
 
     try:
         questions, settings = _plan(args)
@@ -105,7 +105,7 @@ def _report(folder: str) -> None:
 
 def run_batch_report(args: argparse.Namespace) -> int:
     """Rebuild a run's report from its results."""
-    from studies.batch_store import RunMismatch
+    from studies.batch.store import RunMismatch
 
     try:
         _report(args.folder)

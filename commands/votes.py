@@ -23,8 +23,8 @@ def _ids(text: str) -> list[str]:
 
 
 def _create_from_replies(args: argparse.Namespace) -> list[str]:
-    from studies.vote_setup import entries_from_rows, score_round
-    from studies.votes import create_round
+    from studies.votes.rounds import create_round
+    from studies.votes.setup import entries_from_rows, score_round
 
     grouped = entries_from_rows(read_csv(args.replies), args.message or "")
     codes = []
@@ -38,7 +38,7 @@ def _create_from_replies(args: argparse.Namespace) -> list[str]:
 
 def _create_from_responders(args: argparse.Namespace) -> list[str]:
     from core.progress import terminal_progress
-    from studies.vote_setup import make_round, question_by_id
+    from studies.votes.setup import make_round, question_by_id
 
     if args.question_id is not None:
         message = question_by_id(args.question_id).question
@@ -76,7 +76,7 @@ def run_create(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     """Copy the vote log, after checking every row."""
     from core.csvlog import CsvLogError
-    from studies.vote_log import VoteLog
+    from studies.votes.log import VoteLog
 
     log = VoteLog(_folder(args))
     try:
@@ -93,9 +93,9 @@ def run_summary(args: argparse.Namespace) -> int:
     """Shares, ranking with 95 % intervals and scorer agreement; results CSV to ``--output``."""
     from core.csvlog import CsvLogError
     from reports.votes import write_results
-    from studies.vote_log import VoteLog, read_votes
-    from studies.vote_tally import tally
-    from studies.votes import list_rounds
+    from studies.votes.log import VoteLog, read_votes
+    from studies.votes.rounds import list_rounds
+    from studies.votes.tally import tally
 
     try:
         rows = read_votes(Path(args.votes) if args.votes else VoteLog(_folder(args)).path)

@@ -25,14 +25,14 @@ from pages.widgets.progress import gradio_progress
 from reports.batch import readable_headline, terms_markdown, write_report
 from responders.registry import default_responder_ids
 from scorers.registry import offered_scorer_ids
-from studies.batch import BatchOutcome, check_ready, estimate, run_batch
-from studies.batch_plan import (
+from studies.batch.plan import (
     BatchQuestion,
     BatchSettings,
     bundled_questions,
     questions_from_csv,
 )
-from studies.batch_store import RunBusy, RunMismatch, busy_message
+from studies.batch.run import BatchOutcome, check_ready, estimate, run_batch
+from studies.batch.store import RunBusy, RunMismatch, busy_message
 from studies.strategies import load_strategies
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")

@@ -1,9 +1,9 @@
 """Vote page: which reply is most and least empathetic? Sources hidden until you vote.
 
 Runs alone with ``python -m pages.vote``; open a shared round with
-``?round=CODE``. The page only reads inputs, calls :mod:`studies.votes`,
-:mod:`studies.vote_setup`, :mod:`studies.vote_log` and
-:mod:`studies.vote_tally`, and shows what they return.
+``?round=CODE``. The page only reads inputs, calls :mod:`studies.votes.rounds`,
+:mod:`studies.votes.setup`, :mod:`studies.votes.log` and
+:mod:`studies.votes.tally`, and shows what they return.
 """
 
 from __future__ import annotations
@@ -32,10 +32,17 @@ from reports.votes import (
 from responders.registry import default_responder_ids
 from scorers.registry import offered_scorer_ids
 from studies.strategies import load_strategies
-from studies.vote_log import VoteLog, cast_vote
-from studies.vote_setup import THERAPIST, make_round
-from studies.vote_tally import tally
-from studies.votes import MAX_REPLIES, VoteRound, ballot, list_rounds, load_round, new_voter_id
+from studies.votes.log import VoteLog, cast_vote
+from studies.votes.rounds import (
+    MAX_REPLIES,
+    VoteRound,
+    ballot,
+    list_rounds,
+    load_round,
+    new_voter_id,
+)
+from studies.votes.setup import THERAPIST, make_round
+from studies.votes.tally import tally
 
 RESPONDER_IDS = [rid for rid in default_responder_ids() if rid != THERAPIST]
 INTRO = (

@@ -15,9 +15,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.tables import write_table
-from studies import batch_summary as bs
-from studies.batch_plan import AS_WRITTEN
-from studies.batch_store import RunFolder
+from studies.batch import summary as bs
+from studies.batch.plan import AS_WRITTEN
+from studies.batch.store import RunFolder
 
 
 @dataclass(frozen=True)

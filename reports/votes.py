@@ -1,6 +1,6 @@
 """Vote results as a diverging bar chart (as the reference study's Figure 3), tables, CSV.
 
->>> from studies.vote_tally import summarize
+>>> from studies.votes.tally import summarize
 >>> rows = [{"round": "R", "voter": "1", "shown": "a|b", "most": "a", "least": "b"}]
 >>> fig = shares_chart(summarize(rows, resamples=0))
 >>> [t.name for t in fig.data]
@@ -16,8 +16,8 @@ from pathlib import Path
 import plotly.graph_objects as go
 
 from core.tables import write_table
-from studies.vote_tally import MIN_VOTERS, RESULT_COLUMNS, Agreement, SourceResult
-from studies.votes import VoteRound, ballot
+from studies.votes.rounds import VoteRound, ballot
+from studies.votes.tally import MIN_VOTERS, RESULT_COLUMNS, Agreement, SourceResult
 
 RANKING_HEADERS = ["rank", "source", "score", "95% interval", "most", "least", "shown"]
 AGREEMENT_HEADERS = ["scorer", "votes", "top = most", "bottom = least", "by chance"]

@@ -179,7 +179,7 @@ def _drain(
 class Comparison:
     """A comparison at a moment: the panels and the scores so far.
 
-    ("Comparison" here; a "round" is a class vote, :mod:`studies.votes`.)
+    ("Comparison" here; a "round" is a class vote, :mod:`studies.votes.rounds`.)
     """
 
     panels: dict[str, Panel]

@@ -14,9 +14,9 @@ from responders.anthropic_api import AnthropicResponder
 from responders.base import Responder
 from responders.gemini_api import GeminiResponder
 from responders.openai_api import OpenAIResponder
-from studies.batch import run_batch
-from studies.batch_plan import BatchQuestion, BatchSettings, plan_rows, row_key
-from studies.batch_store import RunFolder, RunMismatch
+from studies.batch.plan import BatchQuestion, BatchSettings, plan_rows, row_key
+from studies.batch.run import run_batch
+from studies.batch.store import RunFolder, RunMismatch
 from tests.fake_providers import FakeProvider, Status, Stream
 
 KEYS = Keys(
@@ -189,7 +189,7 @@ def test_killed_by_an_exception_keeps_the_rows_in_flight_and_resumes(fakes, tmp_
 def test_run_again_right_after_stop_never_asks_or_writes_a_row_twice(tmp_path):
     """Stop, then Run at once (as the page suggests): refused until the stopped run has written
     what it finished; then the rest, each row asked and stored exactly once."""
-    from studies.batch_store import RunBusy
+    from studies.batch.store import RunBusy
     from tests.conftest import ScriptedResponder
 
     slow = ScriptedResponder("slow", ["I hear ", "you."], pause_s=0.4)
@@ -225,7 +225,7 @@ def test_run_again_right_after_stop_never_asks_or_writes_a_row_twice(tmp_path):
 
 
 def test_the_headline_counts_replies_the_safety_screen_flags(tmp_path):
-    from studies.batch_summary import arm_summary, headline, load_results
+    from studies.batch.summary import arm_summary, headline, load_results
     from tests.conftest import ScriptedResponder
 
     breezy = ScriptedResponder("breezy", ["Have you tried a bubble bath? Treat yourself!"])

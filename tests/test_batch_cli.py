@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import cli
-from studies.batch_store import RunFolder
+from studies.batch.store import RunFolder
 
 
 def test_batch_runs_reports_and_continues(tmp_path, capsys):

@@ -7,9 +7,9 @@ import re
 import pytest
 
 from core.questions import load_questions
-from studies import batch_engine
-from studies.batch import estimate, run_batch
-from studies.batch_plan import BatchQuestion, BatchSettings
+from studies.batch import engine as batch_engine
+from studies.batch.plan import BatchQuestion, BatchSettings
+from studies.batch.run import estimate, run_batch
 from tests.conftest import ScriptedResponder
 
 QUESTIONS = [BatchQuestion(str(q.question_id), q.question) for q in load_questions()[:4]]
@@ -57,7 +57,7 @@ def test_the_page_says_what_a_plan_will_take_before_it_runs():
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_cloud_rows_are_guessed_as_seconds_each_until_measured(provider):
-    from studies.batch_eta import RowClock
+    from studies.batch.eta import RowClock
 
     clock = RowClock({provider: 4})
     assert clock.eta({provider: 8}) == (4.0, 40.0)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from gradio_client import Client
 
-from studies.batch_store import RunFolder
+from studies.batch.store import RunFolder
 
 pytestmark = pytest.mark.slow
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from core.questions import load_questions
-from studies.batch import run_batch
-from studies.batch_plan import BatchQuestion, BatchSettings
-from studies.batch_store import RunFolder
+from studies.batch.plan import BatchQuestion, BatchSettings
+from studies.batch.run import run_batch
+from studies.batch.store import RunFolder
 
 ray = pytest.importorskip("ray")
 
@@ -47,8 +47,8 @@ def test_no_key_travels_to_ray_and_a_remote_cluster_needs_the_operator():
     import pickle
 
     from config import Keys
-    from studies.batch_engine import RAY_EXCLUDES, ray_init_options, ray_task_args
-    from studies.batch_plan import plan_rows
+    from studies.batch.engine import RAY_EXCLUDES, ray_init_options, ray_task_args
+    from studies.batch.plan import plan_rows
 
     secret = "sk-server-key-never-sent-0123456789"
     task = plan_rows(QUESTIONS[:1], SETTINGS)[0]
@@ -69,8 +69,8 @@ def test_the_ray_engine_submits_rows_without_the_keys_the_scheduler_holds():
     import pickle
 
     from config import Keys
-    from studies.batch_engine import RayEngine
-    from studies.batch_plan import plan_rows
+    from studies.batch.engine import RayEngine
+    from studies.batch.plan import plan_rows
 
     calls: list[tuple] = []
 

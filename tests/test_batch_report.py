@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from reports.batch import write_report
-from studies.batch_plan import BatchQuestion, BatchSettings, plan_rows
-from studies.batch_store import RunFolder
+from studies.batch.plan import BatchQuestion, BatchSettings, plan_rows
+from studies.batch.store import RunFolder
 
 QUESTIONS = [BatchQuestion(str(i), f"Question number {i}?") for i in range(12)]
 SETTINGS = BatchSettings(

@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 
 from responders import registry
-from studies.batch_plan import row_key
-from studies.batch_store import RunFolder
+from studies.batch.plan import row_key
+from studies.batch.store import RunFolder
 from tests.conftest import ScriptedResponder
 
 
@@ -21,7 +21,7 @@ def slow(monkeypatch: pytest.MonkeyPatch, tmp_path):  # type: ignore[no-untyped-
     """A scripted responder offered as ``scripted/slow``: 0.4 s a reply, one at a time (like
     the local model); runs under tmp_path."""
     from pages import batch
-    from studies import batch_engine
+    from studies.batch import engine as batch_engine
 
     responder = ScriptedResponder("slow", ["I hear ", "you."], pause_s=0.2)
     monkeypatch.setitem(registry.RESPONDERS._factories, "scripted", lambda model: responder)

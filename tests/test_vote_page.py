@@ -12,9 +12,9 @@ from gradio_client import Client
 
 from core.questions import load_questions
 from responders import registry
-from studies import votes as votes_module
-from studies.vote_log import VoteLog
-from studies.votes import Entry, create_round, load_round
+from studies.votes import rounds as votes_module
+from studies.votes.log import VoteLog
+from studies.votes.rounds import Entry, create_round, load_round
 from tests.conftest import ScriptedResponder
 
 LOCAL = "local/qwen2.5-coder-1.5b"
@@ -124,7 +124,7 @@ def test_bad_votes_and_codes_are_clear_messages(url, folder):
 
 def test_a_keyless_round_has_four_replies_a_teachers_among_them(folder):
     """The local model three ways, the therapist, and a pasted reply: five, no key needed."""
-    from studies.vote_setup import make_round
+    from studies.votes.setup import make_round
 
     question = load_questions()[3]
     rnd, problems = make_round(

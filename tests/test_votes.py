@@ -14,9 +14,9 @@ import pytest
 from config import ROOT
 from core.csvlog import CsvLogError
 from core.textinput import InputError, clean_text
-from studies.vote_log import FIELDS, AlreadyVoted, VoteLog, cast_vote, read_votes
-from studies.vote_tally import VoteDataError, parse_votes, scorer_agreement, summarize
-from studies.votes import Entry, ballot, create_round, list_rounds, load_round, save_round
+from studies.votes.log import FIELDS, AlreadyVoted, VoteLog, cast_vote, read_votes
+from studies.votes.rounds import Entry, ballot, create_round, list_rounds, load_round, save_round
+from studies.votes.tally import VoteDataError, parse_votes, scorer_agreement, summarize
 
 TRUE_ORDER = ["model/best", "model/good", "model/poor", "model/worst"]
 INJECTIONS = [
@@ -188,8 +188,8 @@ WRITER = """
 import sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from studies.votes import load_round
-from studies.vote_log import cast_vote
+from studies.votes.rounds import load_round
+from studies.votes.log import cast_vote
 folder = Path({folder!r})
 rnd = load_round({code!r}, folder)
 for i in range(30):
@@ -341,7 +341,7 @@ class LengthScorer:
 
 def test_scores_are_saved_with_the_round_and_unavailable_ones_say_why(tmp_path, monkeypatch):
     from scorers import registry as scorer_registry
-    from studies.vote_setup import score_round
+    from studies.votes.setup import score_round
 
     fakes = {"length": LengthScorer("length"), "judge/x": LengthScorer("judge/x", "needs KEY")}
     monkeypatch.setattr(scorer_registry, "get_scorer", lambda sid, **_: fakes[sid])
@@ -361,7 +361,7 @@ def test_scores_are_saved_with_the_round_and_unavailable_ones_say_why(tmp_path, 
 def test_too_few_voters_read_as_too_few_not_as_a_settled_interval():
     """Two votes once showed "+1.52 to +1.52": now no interval until five voters."""
     from reports.votes import ranking_rows
-    from studies.vote_tally import MIN_VOTERS
+    from studies.votes.tally import MIN_VOTERS
 
     def rows(n: int) -> list[dict[str, str]]:
         return [
@@ -377,7 +377,7 @@ def test_too_few_voters_read_as_too_few_not_as_a_settled_interval():
 
 def test_least_empathetic_picks_move_the_ranking():
     """Same most-picks; who is picked least decides the order of the others."""
-    from studies.vote_tally import parse_votes
+    from studies.votes.tally import parse_votes
 
     base = [{"round": "R", "voter": f"v{i}", "shown": "a|b|c", "most": "a"} for i in range(6)]
     least_c = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import csv
 
-from studies.vote_log import VoteLog, cast_vote
-from studies.votes import ballot, load_round
+from studies.votes.log import VoteLog, cast_vote
+from studies.votes.rounds import ballot, load_round
 from tests.test_cli import run_cli
 
 MESSAGE = "I can't sleep since my dad died."

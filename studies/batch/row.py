@@ -1,6 +1,6 @@
 """One batch row: ask the responder, keep the reply its strategy defines, price it, score it.
 
-The row function runs on local threads or as a Ray task (:mod:`studies.batch_engine`);
+The row function runs on local threads or as a Ray task (:mod:`studies.batch.engine`);
 it never raises for a failed call: the row records the failure instead.
 """
 
@@ -14,7 +14,7 @@ from core.textinput import InputError
 from responders.base import Generation, Responder, ResponderError, ResponderUnavailable
 from responders.registry import get_responder
 from scorers.safety import check as check_safety
-from studies.batch_plan import RowTask
+from studies.batch.plan import RowTask
 from studies.prices import load_prices
 
 ResponderFactory = Callable[[str], Responder]

@@ -24,7 +24,7 @@ from filelock import FileLock, Timeout
 
 from config import APP_VERSION
 from core.csvlog import CsvLog
-from studies.batch_plan import BatchQuestion, BatchSettings, row_key
+from studies.batch.plan import BatchQuestion, BatchSettings, row_key
 
 ROW_FIELDS: tuple[str, ...] = (
     "question_id",

@@ -26,8 +26,8 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from studies.batch_plan import RowTask, plan_rows
-from studies.batch_store import RunFolder
+from studies.batch.plan import RowTask, plan_rows
+from studies.batch.store import RunFolder
 
 ARM = ["responder", "strategy"]
 

@@ -25,7 +25,7 @@ from core.progress import Progress, silent
 from core.questions import Question, find_question, load_questions
 from core.textinput import InputError
 from studies.strategies import Strategy, load_strategy
-from studies.votes import Entry, VoteRound, create_round, save_round
+from studies.votes.rounds import Entry, VoteRound, create_round, save_round
 
 THERAPIST = "human/counselchat"
 

@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from studies import bradley_terry as bt
-from studies.votes import VoteRound
+from studies.votes.rounds import VoteRound
 
 ALPHA = 0.05
 #: Fewer voters than this get no interval: "not enough votes yet".
@@ -73,7 +73,7 @@ def parse_votes(rows: Iterable[Mapping[str, str]], round_code: str | None = None
     >>> parse_votes([{"round": "R", "voter": "v", "shown": "a|b", "most": "a", "least": "a"}])
     Traceback (most recent call last):
     ...
-    studies.vote_tally.VoteDataError: vote row 2: most and least are the same ('a')
+    studies.votes.tally.VoteDataError: vote row 2: most and least are the same ('a')
     """
     votes: list[Vote] = []
     for number, row in enumerate(rows, start=2):  # line 1 is the header

@@ -7,7 +7,7 @@ app version. A session votes once per round: the check and the append happen
 under one lock, across threads and processes.
 
 >>> import tempfile, pathlib
->>> from studies.votes import Entry, create_round, ballot
+>>> from studies.votes.rounds import Entry, create_round, ballot
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> rnd = create_round("m", [Entry("a/x", "one"), Entry("b/y", "two")], seed=1, folder=folder)
 >>> letters = dict(ballot(rnd, "s1"))
@@ -17,7 +17,7 @@ under one lock, across threads and processes.
 >>> cast_vote(rnd, "s1", "B", "A", folder=folder)
 Traceback (most recent call last):
 ...
-studies.vote_log.AlreadyVoted: This browser session has already voted in this round.
+studies.votes.log.AlreadyVoted: This browser session has already voted in this round.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from filelock import FileLock
 from config import APP_VERSION
 from core.csvlog import CsvLog, CsvLogError, read_log, unsanitize_cell
 from core.textinput import InputError, clean_text
-from studies.votes import VoteRound, ballot, votes_dir
+from studies.votes.rounds import VoteRound, ballot, votes_dir
 
 VOTE_FILE_NAME = "votes.csv"
 FIELDS: tuple[str, ...] = (

@@ -8,7 +8,7 @@ Finished rows are written in plan order; rows that finish early wait in
 memory for the rows before them, and anything waiting is written when the run
 ends, is stopped or fails.
 
-With ``engine="ray"`` each row runs :func:`studies.batch_row.run_row` as a
+With ``engine="ray"`` each row runs :func:`studies.batch.row.run_row` as a
 ``ray.remote`` task; each worker process loads its own copy of the local
 model, and the driver alone writes to the store.
 
@@ -16,7 +16,7 @@ model, and the driver alone writes to the store.
 >>> limits["local"], limits["openai"]
 (1, 8)
 
-The time left (:mod:`studies.batch_eta`) comes from this run's own rows:
+The time left (:mod:`studies.batch.eta`) comes from this run's own rows:
 seconds per row of each provider, measured from submit to result.
 """
 
@@ -32,9 +32,9 @@ from typing import Any
 from config import ROOT
 from core.csvlog import CsvLog
 from core.progress import Progress
-from studies.batch_eta import RowClock, eta_text
-from studies.batch_plan import RowTask
-from studies.batch_row import run_row, task_row
+from studies.batch.eta import RowClock, eta_text
+from studies.batch.plan import RowTask
+from studies.batch.row import run_row, task_row
 
 #: Per-provider limits on local threads; others get the run's concurrency.
 THREAD_LIMITS = {"local": 1, "human": 4}

@@ -1,14 +1,14 @@
 """Batch experiments: N questions × M responders × prompt strategies × scorers, resumable.
 
-:func:`run_batch` plans every row (see :mod:`studies.batch_plan`), skips the
+:func:`run_batch` plans every row (see :mod:`studies.batch.plan`), skips the
 rows its run folder already holds as ``ok`` (never asked again: never paid
 twice), retries failed ones, and runs the rest with a per-provider
 concurrency limit on local threads or on a Ray cluster
-(:mod:`studies.batch_engine`). Each row is made by :func:`studies.batch_row.run_row`: ask the
+(:mod:`studies.batch.engine`). Each row is made by :func:`studies.batch.row.run_row`: ask the
 responder, keep the reply the strategy defines, price it, score it with every
 scorer. Rows go to the run's append-only ``results.csv`` in plan order.
 
->>> from studies.batch_plan import BatchQuestion, BatchSettings
+>>> from studies.batch.plan import BatchQuestion, BatchSettings
 >>> import tempfile
 >>> from core.questions import load_questions
 >>> q = load_questions()[0]
@@ -29,15 +29,15 @@ from pathlib import Path
 from config import Keys
 from core.progress import Progress, silent
 from responders.registry import get_responder
-from studies.batch_plan import (
+from studies.batch.plan import (
     BatchQuestion,
     BatchSettings,
     plan_rows,
     row_key,
     with_as_written,
 )
-from studies.batch_row import ResponderFactory
-from studies.batch_store import RunFolder
+from studies.batch.row import ResponderFactory
+from studies.batch.store import RunFolder
 
 
 @dataclass(frozen=True)
@@ -80,14 +80,14 @@ def check_ready(
 
 
 def estimate(questions: list[BatchQuestion], settings: BatchSettings, concurrency: int = 4) -> str:
-    """What a run of this plan will take, in one plain line (see :mod:`studies.batch_eta`).
+    """What a run of this plan will take, in one plain line (see :mod:`studies.batch.eta`).
 
-    >>> from studies.batch_plan import BatchQuestion, BatchSettings
+    >>> from studies.batch.plan import BatchQuestion, BatchSettings
     >>> estimate([BatchQuestion("1", "I feel alone.")], BatchSettings(("human/counselchat",), ("study",), ()))
     '1 reply planned. Expect about a minute or less.'
     """
-    from studies.batch_engine import provider_limits
-    from studies.batch_eta import plan_estimate
+    from studies.batch.engine import provider_limits
+    from studies.batch.eta import plan_estimate
 
     tasks = plan_rows(questions, with_as_written(settings))
     return plan_estimate([t.provider for t in tasks], provider_limits("local", concurrency))
@@ -108,12 +108,12 @@ def run_batch(
 ) -> BatchOutcome:
     """Run (or continue) the batch in ``folder``; see the module docstring.
 
-    Raises :class:`studies.batch_store.RunMismatch` when the folder was made
-    for other scorers, :class:`studies.batch_store.RunBusy` while another run of
+    Raises :class:`studies.batch.store.RunMismatch` when the folder was made
+    for other scorers, :class:`studies.batch.store.RunBusy` while another run of
     the same folder is going or still finishing after a stop, KeyError for an
     unknown strategy or responder.
     """
-    from studies.batch_engine import Scheduler, make_engine
+    from studies.batch.engine import Scheduler, make_engine
 
     if not questions:
         raise ValueError("the batch has no questions")
