@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 
 from commands.common import Subparsers, comma_list, fail, say
+from core.numbers import percent
 from core.progress import terminal_progress
 from core.tables import write_table
 
@@ -64,18 +64,14 @@ def run_pairwise_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pct(value: float) -> str:
-    return "–" if math.isnan(value) else f"{100 * value:.0f} %"
-
-
 def print_result(result: dict) -> None:
     print(f"{result['judge']}: {len(result['rows'])} pairs, each judged in both orders")
     print(f"  {'':11s} {'flip rate':>10s} {'1st wins':>9s} {'longer wins':>12s}  final verdicts")
     for name, row in result["summary"].items():
         finals = ", ".join(f"{k} {v}" for k, v in sorted(row["final"].items()))
         print(
-            f"  {name:11s} {_pct(row['flip_rate']):>10s} {_pct(row['first_wins']):>9s} "
-            f"{_pct(row['longer_wins']):>12s}  {finals}"
+            f"  {name:11s} {percent(row['flip_rate']):>10s} {percent(row['first_wins']):>9s} "
+            f"{percent(row['longer_wins']):>12s}  {finals}"
         )
     print("Bradley–Terry ranking (overall, agreed verdicts only):")
     for row in result["ranking"]:

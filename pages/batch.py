@@ -118,7 +118,7 @@ def run_page(
     folder = run_folder(name)
     questions = _questions(n, seed, source, upload)
     settings = _settings(responders, strategies, scorers, max_tokens, samples)
-    keys = SETTINGS.keys.merged(typed_keys(*key_values))
+    keys = typed_keys(*key_values)
     reason = check_ready(settings.responders, settings.scorers, keys)
     if reason:
         raise gr.Error(reason)

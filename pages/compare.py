@@ -126,7 +126,7 @@ def run_compare(
     if not selected:
         raise ValueError("Tick at least one responder.")
     key_values, judge_values = rest[: len(KEY_ENV_VARS)], rest[len(KEY_ENV_VARS) :]
-    keys = typed_keys(*(str(v or "") for v in key_values))
+    keys = typed_keys(*key_values)
     options = judge_options(*judge_values) if len(judge_values) == 6 else {}  # type: ignore[arg-type]
     responders = [get_responder(rid) for rid in selected if rid in RESPONDER_IDS]
     scorers = [

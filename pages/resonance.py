@@ -5,12 +5,12 @@ Runs alone with ``python -m pages.resonance``.
 
 from __future__ import annotations
 
-import math
 import tempfile
 
 import gradio as gr
 import plotly.graph_objects as go
 
+from core.numbers import cell
 from core.stories import attribution, find_story, load_stories
 from core.tables import read_csv
 from pages.widgets.keys import key_boxes, typed_keys
@@ -157,12 +157,6 @@ def find_matches(
     ]
 
 
-def _num(value: object) -> object:
-    if isinstance(value, float):
-        return "–" if math.isnan(value) else round(value, 3)
-    return value
-
-
 def rate_file(
     file: str | None,
     method_id: str,
@@ -190,7 +184,7 @@ def rate_file(
         [
             m["aspect"],
             m["n"],
-            *(_num(m[k]) for k in ("pearson_r", "spearman_rho", "mse", "macro_f1")),
+            *(cell(m[k]) for k in ("pearson_r", "spearman_rho", "mse", "macro_f1")),
         ]
         for m in rs.metrics_from_rows(rated)
     ]

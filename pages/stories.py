@@ -5,12 +5,11 @@ Runs alone with ``python -m pages.stories``.
 
 from __future__ import annotations
 
-import math
-
 import gradio as gr
 import plotly.graph_objects as go
 
 from config import KEY_ENV_VARS
+from core.numbers import cell
 from core.stories import attribution, find_story, has_human_ratings, load_stories
 from core.textinput import InputError, clean_text
 from pages.widgets.judge import judge_controls, judge_options
@@ -70,16 +69,12 @@ def _story(text: str) -> str:
         raise gr.Error(str(exc)) from None
 
 
-def _fmt(value: float | None) -> float | None:
-    return None if value is None else round(value, 2)
-
-
 def rating_row(name: str, score: Score) -> list[object]:
     """One table row: reader, the three ratings, status and the judge's reason."""
     why = score.rationale if score.ok else score.reason
     if score.spread is not None:
         why = f"spread ±{score.spread:.2f}. {why or ''}"
-    return [name, *(_fmt(score.value(c)) for c in RUBRIC.components), score.status, why or ""]
+    return [name, *(cell(score.value(c), 2) for c in RUBRIC.components), score.status, why or ""]
 
 
 def pick_example(label: str) -> tuple[str, str]:
@@ -146,12 +141,6 @@ def run_grid(
     return table, persona_chart([(r.name, r.score) for r in rows])
 
 
-def _num(value: object, digits: int = 2) -> object:
-    if isinstance(value, float):
-        return "–" if math.isnan(value) else round(value, digits)
-    return value
-
-
 def run_comparison(
     count: float,
     judge_id: str,
@@ -187,7 +176,7 @@ def run_comparison(
             RUBRIC.label(r["component"]),
             r["n"],
             *(
-                _num(r[k], d)
+                cell(r[k], d)
                 for k, d in (
                     ("pearson_r", 2),
                     ("pearson_p", 3),

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from core.numbers import fmt
 from pages import trust_judges
 from pages.widgets.keys import key_boxes
 from pages.widgets.names import scorer_choices, scorer_name
@@ -43,8 +44,8 @@ def summary_markdown(report: dict) -> str:
     return (
         f"**{scorer_name(report['scorer'])}** on **{report['data']}** ({report['note']}): "
         f"{report['n_scored']} of {report['n_rows']} replies scored{'; ' + skipped if skipped else ''}. "
-        f"Overall it {lean} (Cohen's d {charts.fmt(d, 2)}); Krippendorff's α with people "
-        f"{charts.fmt(overall['krippendorff_alpha'], 2)}; Spearman ρ {charts.fmt(overall['spearman_rho'], 2)}. "
+        f"Overall it {lean} (Cohen's d {fmt(d, 2)}); Krippendorff's α with people "
+        f"{fmt(overall['krippendorff_alpha'], 2)}; Spearman ρ {fmt(overall['spearman_rho'], 2)}. "
         "Intervals in brackets are 95 % bootstrap intervals."
     )
 

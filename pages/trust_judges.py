@@ -8,13 +8,12 @@ from __future__ import annotations
 import gradio as gr
 import pandas as pd
 
-from config import SETTINGS
+from core.numbers import fmt
 from pages.widgets.keys import typed_keys
 from pages.widgets.names import responder_choices, responder_name, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, with_notice
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import TABLE_HEADERS, checked_scorer, labelled_set, table_frame
-from reports import alignment as charts
 from responders.registry import default_responder_ids
 from scorers.registry import SAMPLED_JUDGE
 from studies import alignment, panel
@@ -55,9 +54,9 @@ def _ranking_frame(ranking: list[dict]) -> pd.DataFrame:
         {
             "rank": r["rank"],
             "item": responder_name(r["item"]),
-            "strength": charts.fmt(r["strength"], 2),
-            "low": charts.fmt(r["low"], 2),
-            "high": charts.fmt(r["high"], 2),
+            "strength": fmt(r["strength"], 2),
+            "low": fmt(r["low"], 2),
+            "high": fmt(r["high"], 2),
             "wins": r["wins"],
             "losses": r["losses"],
         }
@@ -91,22 +90,22 @@ def run_pairwise(judge_id, responder_ids, n, *keys, progress=_PROGRESS):  # type
 
     if len(responder_ids or []) < 2:
         raise gr.Error("Pick at least two responders.")
-    typed = typed_keys(*keys)
-    judge = PairwiseJudge(judge_responder(judge_id), keys=SETTINGS.keys.merged(typed))
+    session_keys = typed_keys(*keys)
+    judge = PairwiseJudge(judge_responder(judge_id), keys=session_keys)
     reason = judge.unavailable_reason()
     if reason:
         raise gr.Error(f"{judge_id} cannot judge now: {reason}")
     messages = [q.question for q in load_questions()[: int(n)]]
     report = gradio_progress(progress)
-    collected = collect_replies(messages, list(responder_ids), 300, report, keys=typed)
+    collected = collect_replies(messages, list(responder_ids), 300, report, keys=session_keys)
     result = study(messages, collected.replies, judge, progress=report)
     bias = pd.DataFrame(
         [
             {
                 "component": k,
-                "flip rate": charts.fmt(v["flip_rate"], 2),
-                "first shown wins": charts.fmt(v["first_wins"], 2),
-                "longer wins": charts.fmt(v["longer_wins"], 2),
+                "flip rate": fmt(v["flip_rate"], 2),
+                "first shown wins": fmt(v["first_wins"], 2),
+                "longer wins": fmt(v["longer_wins"], 2),
                 "final verdicts": _verdict_counts(v["final"]),
             }
             for k, v in result["summary"].items()
@@ -135,11 +134,11 @@ def run_panel(judge_ids, source, sample, *keys, progress=_PROGRESS):  # type: ig
     rows = [
         {
             "component": n,
-            "panel mean": charts.fmt(s["panel_mean"], 2),
-            "mean sd between judges": charts.fmt(s["mean_sd"], 2),
-            "mean range": charts.fmt(s["mean_range"], 2),
-            "share split by ≥ 1 point": charts.fmt(s["split_share"], 2),
-            **{j: charts.fmt(m, 2) for j, m in s["judge_means"].items()},
+            "panel mean": fmt(s["panel_mean"], 2),
+            "mean sd between judges": fmt(s["mean_sd"], 2),
+            "mean range": fmt(s["mean_range"], 2),
+            "share split by ≥ 1 point": fmt(s["split_share"], 2),
+            **{j: fmt(m, 2) for j, m in s["judge_means"].items()},
         }
         for n, s in result["summary"].items()
     ]

@@ -19,6 +19,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from core.numbers import fmt
+
 #: Plain-language readings of each statistic (for clinicians and teachers).
 EXPLAIN: dict[str, str] = {
     "n": "Replies that both people and the scorer rated.",
@@ -59,21 +61,6 @@ TABLE_KEYS = (
     "t_stat",
     "t_p",
 )
-
-
-def fmt(value: Any, digits: int = 3) -> str:
-    """A number for a table ('–' when undefined).
-
-    >>> fmt(0.12345), fmt(float("nan")), fmt(7)
-    ('0.123', '–', '7')
-    """
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    if isinstance(value, int):
-        return str(value)
-    if abs(value) < 0.001 and value != 0:
-        return f"{value:.1e}"
-    return f"{value:.{digits}f}"
 
 
 #: Readable names of the statistics, for pages (the CLI and JSON keep the keys).

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import plotly.graph_objects as go
 
+from core.numbers import fmt
 from reports.colors import color_for
 from studies import robustness as rb
 
@@ -33,10 +34,6 @@ def diff_html(before: str, after: str) -> str:
     return "".join(out).replace("\n", "<br>")
 
 
-def _fmt(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
-
-
 def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str) -> str:
     """The study-style table as HTML: modification, modified text, scores and changes."""
     scorer_ids = list(originals)
@@ -47,7 +44,7 @@ def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str)
     )
     body = []
     original_cells = "".join(
-        f"<td>{' / '.join(_fmt(v) for v in originals[s].components().values())}</td>"
+        f"<td>{' / '.join(fmt(v, 2) for v in originals[s].components().values())}</td>"
         for s in scorer_ids
     )
     body.append(f"<tr><td><b>original</b></td>{original_cells}<td></td><td></td></tr>")
@@ -59,7 +56,7 @@ def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str)
                 reason = change.after.reason or change.before.reason or "unscored"
                 cells.append(f"<td>unscored: {html.escape(reason)}</td>")
                 continue
-            values = " / ".join(_fmt(v) for v in change.after.components().values())
+            values = " / ".join(fmt(v, 2) for v in change.after.components().values())
             delta = change.delta("overall")
             colour = "#b00" if delta < -0.25 else "#070" if delta > 0.25 else "inherit"
             cells.append(f"<td>{values} <b style='color:{colour}'>({delta:+.2f})</b></td>")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 
+from core.numbers import fmt
 from core.tables import write_table
 from studies.votes.rounds import VoteRound, ballot
 from studies.votes.tally import MIN_VOTERS, RESULT_COLUMNS, Agreement, SourceResult
@@ -59,15 +60,11 @@ def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
     return fig
 
 
-def _num(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:+.2f}"
-
-
 def _interval(low: float, high: float) -> str:
     """The 95 % interval, or plainly that there are too few votes for one."""
     if math.isnan(low) or math.isnan(high):
         return f"not enough votes yet (an interval needs {MIN_VOTERS} voters)"
-    return f"{_num(low)} to {_num(high)}"
+    return f"{fmt(low, 2, signed=True)} to {fmt(high, 2, signed=True)}"
 
 
 def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
@@ -76,7 +73,7 @@ def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
         [
             rank,
             source_label(r.source),
-            _num(r.score),
+            fmt(r.score, 2, signed=True),
             _interval(r.ci_low, r.ci_high),
             f"{r.most_share:.0%} ({r.most})",
             f"{r.least_share:.0%} ({r.least})",

@@ -155,6 +155,22 @@ def test_find_resonant_with_a_judge_reranks_the_shortlist():
     assert all(m.rating.order_gap == 0 for m in matches)
 
 
+def test_a_judge_that_rates_the_shortlist_differently_decides_its_order():
+    embedding = EmbeddingResonance(HashEncoder())
+    by_embedding = rs.find_resonant(A, embedding, top=3, embedding=embedding)
+    favourite = by_embedding[-1].story  # the embedding's third choice
+    mark = favourite.story[:60]
+
+    def answer(prompt: str, _system: str) -> str:
+        return similarity(4, 4, 4, 4) if mark in prompt else similarity(1, 1, 1, 1)
+
+    judge = JudgeResonance(FakeJudge(answer=answer))
+    matches = rs.find_resonant(A, judge, top=3, shortlist=3, embedding=embedding)
+    assert matches[0].story.story_id == favourite.story_id
+    assert matches[0].rating.value("empathy") == 4.0
+    assert {m.story.story_id for m in matches} == {m.story.story_id for m in by_embedding}
+
+
 def test_cli_resonance_with_labels_prints_metrics(tmp_path, monkeypatch, capsys):
     responder = _order_judge(similarity(4, 3, 2, 4), similarity(2, 3, 2, 2))
     method = JudgeResonance(responder)

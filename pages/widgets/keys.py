@@ -8,13 +8,24 @@ from __future__ import annotations
 
 import gradio as gr
 
-from config import KEY_ENV_VARS
+from config import KEY_ENV_VARS, SETTINGS, Keys
 from responders.registry import availability, get_responder
 
 
-def typed_keys(*key_values: str) -> dict[str, str]:
-    """``{env var name: typed value}`` from the key boxes' values, in :data:`KEY_ENV_VARS` order."""
-    return {name: value for name, value in zip(KEY_ENV_VARS, key_values, strict=False) if value}
+def typed_keys(*key_values: str | None) -> Keys:
+    """The keys one request may use: the server's own, with the keys typed in this session over them.
+
+    ``key_values`` are the key boxes' values in :data:`KEY_ENV_VARS` order (blank boxes
+    change nothing). Every handler that calls a model reads its keys here, once.
+
+    >>> import config
+    >>> typed_keys("sk-typed")[config.KEY_ENV_VARS[0]]
+    'sk-typed'
+    >>> typed_keys(None, "  ") == typed_keys()
+    True
+    """
+    typed = {name: str(value or "") for name, value in zip(KEY_ENV_VARS, key_values, strict=False)}
+    return SETTINGS.keys.merged(typed)
 
 
 def availability_markdown(*key_values: str) -> str:

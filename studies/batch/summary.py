@@ -26,6 +26,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
+from core.numbers import MISSING, fmt, missing
 from studies.batch.plan import RowTask, plan_rows
 from studies.batch.store import RunFolder
 
@@ -227,8 +228,8 @@ def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def _fmt_interval(mean: float, low: float, high: float, n: int) -> str:
-    if n == 0 or np.isnan(mean):
-        return "–"
-    if np.isnan(low):
-        return f"{mean:.2f} (n={n})"
-    return f"{mean:.2f} [{low:.2f}, {high:.2f}] (n={n})"
+    if n == 0 or missing(mean):
+        return MISSING
+    if missing(low):
+        return f"{fmt(mean, 2)} (n={n})"
+    return f"{fmt(mean, 2)} [{fmt(low, 2)}, {fmt(high, 2)}] (n={n})"
