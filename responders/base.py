@@ -187,6 +187,8 @@ class Responder(ABC):
     can_judge: ClassVar[bool] = True
     #: Whether it follows a system prompt (a batch asks it once per prompt strategy).
     follows_prompt: ClassVar[bool] = True
+    #: Whether its replies are a person's own words (no model: no latency or tokens to show).
+    is_person: ClassVar[bool] = False
     #: ``(import name, pip requirement)`` of an optional SDK, or None.
     sdk: ClassVar[tuple[str, str] | None] = None
     #: Seconds of the first backoff; doubled on each retry, with jitter.

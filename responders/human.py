@@ -29,6 +29,7 @@ class HumanResponder(Responder):
     names_model: ClassVar[bool] = True
     can_judge: ClassVar[bool] = False
     follows_prompt: ClassVar[bool] = False
+    is_person: ClassVar[bool] = True
     scope: ClassVar[str | None] = "the bundled questions only"
 
     def attribution(self, message: str) -> str | None:

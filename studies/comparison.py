@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, Keys
 from core.textinput import InputError, clean_text
 from responders.base import Reply, Responder, ResponderError, ResponderUnavailable
+from responders.registry import get_responder
 from scorers.base import Score, Scorer
 from scorers.safety import SafetyResult
 from scorers.safety import check as check_safety
@@ -55,6 +56,13 @@ class Panel:
         return f"{self.status}: {self.note}"
 
 
+def _is_person(responder_id: str) -> bool:
+    try:
+        return get_responder(responder_id).is_person
+    except (KeyError, ValueError):
+        return False
+
+
 def describe_reply(reply: Reply) -> str:
     """``latency 2.3 s · first token 0.4 s · 120 tokens in / 85 out``.
 
@@ -63,7 +71,7 @@ def describe_reply(reply: Reply) -> str:
     >>> describe_reply(r)
     'latency 2.25 s · first token 0.50 s · tokens 10 in / 5 out'
     """
-    if reply.responder_id.startswith("human/"):
+    if _is_person(reply.responder_id):
         return "a person's own answer: no model, so no latency or tokens"
     parts = []
     if reply.latency_s is not None:
