@@ -119,4 +119,3 @@ def test_position_bias_warning_text():
     assert "Position bias" in text and "1.25" in text
     calm = resonance_page.rating_markdown(PairRating("judge/x", values, order_gap=0.5))
     assert "Position bias" not in calm
-    assert json.dumps(values)  # values stay plain numbers
