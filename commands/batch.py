@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from commands.common import Subparsers, comma_list, fail, say
 from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, SETTINGS
 from core.progress import terminal_progress
+from responders.registry import LOCAL_DEFAULT, THERAPIST
 
 if TYPE_CHECKING:
     from studies.batch.plan import BatchQuestion, BatchSettings
@@ -123,7 +124,7 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument(
         "--responders",
         type=comma_list,
-        default=["local/qwen2.5-coder-1.5b", "human/counselchat"],
+        default=[LOCAL_DEFAULT, THERAPIST],
         help="comma-separated responder ids",
     )
     p.add_argument(

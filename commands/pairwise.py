@@ -19,6 +19,8 @@ from commands.common import Subparsers, comma_list, fail, say
 from core.numbers import percent
 from core.progress import terminal_progress
 from core.tables import write_table
+from responders.registry import LOCAL_DEFAULT, THERAPIST
+from scorers.judge.base import SAMPLED_JUDGE
 
 
 def run_pairwise_command(args: argparse.Namespace) -> int:
@@ -84,11 +86,11 @@ def print_result(result: dict) -> None:
 def add_parser(sub: Subparsers) -> None:
     """Register ``pairwise``."""
     p = sub.add_parser("pairwise", help="compare replies two at a time, in both orders")
-    p.add_argument("--judge", default="judge/local/qwen2.5-coder-1.5b", help="judge/<responder id>")
+    p.add_argument("--judge", default=SAMPLED_JUDGE, help="judge/<responder id>")
     p.add_argument(
         "--responders",
         type=comma_list,
-        default=["human/counselchat", "local/qwen2.5-coder-1.5b"],
+        default=[THERAPIST, LOCAL_DEFAULT],
         help="comma-separated responder ids (at least two)",
     )
     p.add_argument("--n", type=int, default=5, help="how many bundled questions")

@@ -9,6 +9,7 @@ from commands.common import Subparsers, comma_list, fail, load_replies, say
 from core.progress import terminal_progress
 from core.tables import TableWriter
 from responders.base import Responder
+from responders.registry import LOCAL_DEFAULT
 from studies import robustness as rb
 
 
@@ -100,7 +101,7 @@ def add_parser(sub: Subparsers) -> None:
     perturb.add_argument("--output", required=True)
     perturb.add_argument(
         "--rewriter",
-        default="local/qwen2.5-coder-1.5b",
+        default=LOCAL_DEFAULT,
         help="responder for LLM rewrites, or 'none' for the rules",
     )
     perturb.set_defaults(func=run_perturb)

@@ -12,6 +12,7 @@ import json
 
 from commands.common import Subparsers, add_persona_options, fail, persona, read_csv, say
 from core.tables import TableWriter
+from scorers.judge.base import SAMPLED_JUDGE
 
 
 def run_rate(args: argparse.Namespace) -> int:
@@ -64,9 +65,7 @@ def run_compare(args: argparse.Namespace) -> int:
 def add_parser(sub: Subparsers) -> None:
     """Register ``story-rate`` and ``story-compare``."""
     rate = sub.add_parser("story-rate", help="rate how much empathy stories evoke (1–5)")
-    rate.add_argument(
-        "--judge", default="judge/local/qwen2.5-coder-1.5b", help="judge/<responder id>"
-    )
+    rate.add_argument("--judge", default=SAMPLED_JUDGE, help="judge/<responder id>")
     rate.add_argument("--input", required=True, help="CSV with a 'story' column")
     rate.add_argument("--output", required=True, help="CSV to write: input + ratings")
     rate.add_argument("--samples", type=int, default=1, help="judge samples per story")

@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 
 from commands.common import Subparsers, fail, read_csv, say
+from responders.registry import LOCAL_DEFAULT
 
 
 def _folder(args: argparse.Namespace) -> Path | None:
@@ -138,7 +139,7 @@ def add_parser(sub: Subparsers) -> None:
     create = rounds.add_parser("create", help="create a round and print its code")
     create.add_argument("--question-id", type=int, default=None, help="a bundled question's id")
     create.add_argument("--message", default=None, help="a pasted message instead")
-    create.add_argument("--responders", default="local/qwen2.5-coder-1.5b", help="comma list")
+    create.add_argument("--responders", default=LOCAL_DEFAULT, help="comma list")
     create.add_argument(
         "--replies", default=None, help="CSV of prepared replies: message,source,reply"
     )

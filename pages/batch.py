@@ -23,7 +23,7 @@ from pages.widgets.names import responder_choices, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
 from reports.batch import readable_headline, terms_markdown, write_report
-from responders.registry import default_responder_ids
+from responders.registry import LOCAL_DEFAULT, THERAPIST, default_responder_ids
 from scorers.registry import offered_scorer_ids
 from studies.batch.plan import (
     BatchQuestion,
@@ -50,7 +50,7 @@ INTRO = (
 #: What the question source radio offers.
 BUNDLED, UPLOAD = "Bundled CounselChat questions", "My own questions (CSV)"
 #: The options as the page starts (for the first plan line).
-DEFAULT_RESPONDERS = ["local/qwen2.5-coder-1.5b", "human/counselchat"]
+DEFAULT_RESPONDERS = [LOCAL_DEFAULT, THERAPIST]
 _PLAN_DEFAULTS = (5, 0, BUNDLED, None, DEFAULT_RESPONDERS, ["study"], 1)
 
 

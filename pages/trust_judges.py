@@ -14,7 +14,7 @@ from pages.widgets.names import responder_choices, responder_name, scorer_choice
 from pages.widgets.notice import notice_box, reports_problems, with_notice
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import TABLE_HEADERS, checked_scorer, labelled_set, table_frame
-from responders.registry import default_responder_ids
+from responders.registry import LOCAL_DEFAULT, THERAPIST, default_responder_ids
 from scorers.registry import SAMPLED_JUDGE
 from studies import alignment, panel
 from studies.labelled import bundled_choices, unseen_by
@@ -161,7 +161,7 @@ def pairwise_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             )
             presp = gr.CheckboxGroup(
                 responder_choices(default_responder_ids()),
-                value=["human/counselchat", "local/qwen2.5-coder-1.5b"],
+                value=[THERAPIST, LOCAL_DEFAULT],
                 label="Responders",
             )
             pn = gr.Slider(1, 20, value=2, step=1, label="Bundled questions")

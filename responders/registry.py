@@ -54,12 +54,18 @@ def get_responder(responder_id: str) -> Responder:
         return _CACHE[key]
 
 
+#: The local model every keyless default uses (responders, the judge, the CLI's defaults).
+LOCAL_DEFAULT = f"{LocalLlamaResponder.provider}/{LocalLlamaResponder.default_model}"
+#: The therapist's reference answer (bundled questions only).
+THERAPIST = f"{HumanResponder.provider}/{HumanResponder.default_model}"
+
+
 def default_responder_ids() -> list[str]:
     """The ids offered on the pages, local and keyless ones first."""
     compat = SETTINGS.openai_compatible_models or ("default",)
     return [
-        "local/qwen2.5-coder-1.5b",
-        "human/counselchat",
+        LOCAL_DEFAULT,
+        THERAPIST,
         "openai/gpt-4o",
         "anthropic/claude-sonnet-4-6",
         "gemini/gemini-2.5-pro",

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from config import SETTINGS
 from core.registry import Registry
-from responders.registry import get_responder, judge_responder_ids
+from responders.registry import LOCAL_DEFAULT, get_responder, judge_responder_ids
 from scorers.base import Scorer
 from scorers.judge.absolute import LLMJudge
 from scorers.judge.base import SAMPLED_JUDGE, judge_responder
@@ -33,7 +33,7 @@ from scorers.judge.injection import InjectionGuard
 from scorers.judge.persona import Persona
 
 #: The default judge: the local model, probability-weighted (see scorers/judge/weighted.py).
-DEFAULT_JUDGE = "judge-weighted/local/qwen2.5-coder-1.5b"
+DEFAULT_JUDGE = f"judge-weighted/{LOCAL_DEFAULT}"
 DEFAULT_SCORERS = ("bert-head", DEFAULT_JUDGE)
 
 

@@ -4,7 +4,6 @@ driven headlessly through gradio_client with the packaged encoder."""
 from __future__ import annotations
 
 import csv
-import json
 
 import gradio as gr
 import pytest

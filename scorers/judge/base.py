@@ -26,13 +26,14 @@ from typing import Any
 from config import Keys
 from core.textinput import InputError
 from responders.base import Responder, ResponderError, ResponderUnavailable
+from responders.registry import LOCAL_DEFAULT
 from scorers.base import Score, ScoreItem, Scorer
 from scorers.judge.core import PromptedJudge, cache_key
 from scorers.judge.persona import Persona
 from scorers.rubric import Rubric, load_rubric
 
 #: The sampled judge (one integer per component, any responder).
-SAMPLED_JUDGE = "judge/local/qwen2.5-coder-1.5b"
+SAMPLED_JUDGE = f"judge/{LOCAL_DEFAULT}"
 
 
 def judge_responder(spec: str) -> Responder:

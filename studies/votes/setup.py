@@ -24,10 +24,9 @@ from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATUR
 from core.progress import Progress, silent
 from core.questions import Question, find_question, load_questions
 from core.textinput import InputError
+from responders.registry import THERAPIST
 from studies.strategies import Strategy, load_strategy
 from studies.votes.rounds import Entry, VoteRound, create_round, save_round
-
-THERAPIST = "human/counselchat"
 
 
 def question_by_id(question_id: int) -> Question:
