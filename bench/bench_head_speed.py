@@ -10,13 +10,17 @@ file in a temporary folder, as a first ``cli.py score`` writes one):
 - head, before issue 20: ``cli.py score --scorer bert-head`` with the head
   reading as it did (reply, sentences and message in three encoder calls,
   each batch padded to its longest text; numpy's BLAS threads left free);
-- head, now: ``cli.py score --scorer bert-head`` as shipped (one packed call).
+- sentences re-encoded or spans (sentence vectors pooled from one pass of
+  the reply), each packed in one encoder call, with the encoder in fp32 or
+  int8 (dynamically quantised Linear layers); the shipped head's is marked.
 
-Both head sides run the real command (``cli.main``: CSV in, the injection
-guard, the head, CSV out); model loading is outside the timings. Rounds
-alternate the sides; the medians are printed with the ratio loop time ÷ head
-time (the head's speed over the loop's: above 1 the head is faster), then
-the largest difference between the two heads' scores on the 55 replies.
+Every head side runs the real command (``cli.main``: CSV in, the injection
+guard, the head, CSV out); model loading (and quantising) is outside the
+timings. Rounds alternate the sides; the medians are printed with the ratio
+loop time ÷ side time (above 1 the side is faster than the loop), then the
+largest difference between the scores of the two sentence sides (the same
+recipe, padded or packed). Sides whose recipe is not the shipped one are
+timed with the shipped weights (same feature sizes): their scores mean nothing.
 
     nice python bench/bench_head_speed.py --rounds 3
 """
@@ -30,7 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -96,24 +100,54 @@ def plain_loop(items: list[ScoreItem]) -> float:
     return time.perf_counter() - t0
 
 
-def cli_score(head: BertHead, before: bool, rows: Path, folder: Path) -> tuple[float, np.ndarray]:
+@dataclass(frozen=True)
+class Side:
+    """One way of running ``cli.py score --scorer bert-head``: recipe, layout, encoder."""
+
+    name: str
+    recipe: FeatureRecipe | None = None  # None: the shipped head's recipe
+    quantize: str | None = None
+    before: bool = False  # three encoder calls, padded, BLAS threads free (before issue 20)
+
+
+#: The head's recipe until issue 20's grouped CV (sentences re-encoded, fp32).
+SENTENCES = FeatureRecipe(pooling="sentences", normalize=True, interaction=True)
+
+
+def sides(head: BertHead) -> list[Side]:
+    """The pre-issue-20 head, then each speed lever (one pass per text, int8); the shipped one marked."""
+    spans = replace(SENTENCES, pooling="spans")
+    out = [Side("cli.py score bert-head, before issue 20", SENTENCES, before=True)]
+    for name, recipe in (("sentences re-encoded", SENTENCES), ("spans (one pass)", spans)):
+        for quantize in (None, "int8"):
+            shipped = recipe == head.recipe and quantize == head.encoder.quantize
+            label = f"{name}, packed, {quantize or 'fp32'}" + (" = shipped" if shipped else "")
+            out.append(Side(label, recipe, quantize))
+    return out
+
+
+def cli_score(head: BertHead, side: Side, rows: Path, folder: Path) -> tuple[float, np.ndarray]:
     """Seconds for ``cli.py score --scorer bert-head`` on ``rows``, cold; and the scores.
 
     The shipped head (the object the command's registry hands out) gets a fresh
-    encoder with its own empty cache file, laid out as before issue 20 or as now.
+    encoder with its own empty cache file, laid out and quantised as ``side`` says,
+    and reads with ``side``'s recipe (its feature sizes match the shipped
+    head's, so a side with another recipe is timed, not scored meaningfully).
     """
     import cli
     from scorers.bert_head import head as head_module
 
-    shipped, blas = head.recipe, head_module.one_blas_thread
+    shipped, encoder, blas = head.recipe, head.encoder, head_module.one_blas_thread
+    recipe = side.recipe or shipped
     head.encoder = Encoder(
         default_encoder_path(),
-        head.encoder.name,
+        encoder.name,
         disk_cache=folder / "embeddings.sqlite",
-        pack=not before,
+        pack=not side.before,
+        quantize=side.quantize,
     )
-    head.recipe = BeforeRecipe(**asdict(shipped)) if before else shipped
-    if before:
+    head.recipe = BeforeRecipe(**asdict(recipe)) if side.before else recipe
+    if side.before:
         head_module.one_blas_thread = contextlib.nullcontext
     try:
         out = folder / "scored.csv"
@@ -131,7 +165,7 @@ def cli_score(head: BertHead, before: bool, rows: Path, folder: Path) -> tuple[f
         scores = get_scorer("bert-head").score_many(items)
         values = np.array([[v for v in s.components().values()] for s in scores], dtype=float)
     finally:
-        head.recipe, head_module.one_blas_thread = shipped, blas
+        head.recipe, head.encoder, head_module.one_blas_thread = shipped, encoder, blas
     return seconds, values
 
 
@@ -147,8 +181,10 @@ def main() -> None:
     args = parser.parse_args()
     items = distinct_items(args.n)
     head = load_head("bert-head")  # start-up is not part of the timings
-    print(f"{len(items)} distinct replies; encoder all-MiniLM-L6-v2; recipe {head.recipe}")
-    times: dict[str, list[float]] = {"loop": [], "before": [], "now": []}
+    runs = sides(head)
+    print(f"{len(items)} distinct replies; encoder all-MiniLM-L6-v2; shipped recipe {head.recipe}")
+    times: dict[str, list[float]] = {"plain loop, one pass per reply, batch 1": []}
+    scores: dict[str, np.ndarray] = {}
     with tempfile.TemporaryDirectory() as tmp:
         rows = Path(tmp) / "rows.csv"
         with rows.open("w", newline="", encoding="utf-8") as f:
@@ -156,37 +192,28 @@ def main() -> None:
             writer.writeheader()
             writer.writerows({"message": i.message, "reply": i.reply} for i in items)
         for r in range(args.rounds):
-            times["loop"].append(plain_loop(items))
-            for side in ("before", "now"):
-                folder = Path(tmp) / f"{side}{r}"
+            times["plain loop, one pass per reply, batch 1"].append(plain_loop(items))
+            for k, side in enumerate(runs):
+                folder = Path(tmp) / f"{k}-{r}"
                 folder.mkdir()
-                seconds, scores = cli_score(head, side == "before", rows, folder)
-                times[side].append(seconds)
-                if side == "before":
-                    old = scores
-            new = scores
-            print(f"round {r + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items()))
-    report(times, old, new)
+                seconds, scores[side.name] = cli_score(head, side, rows, folder)
+                times.setdefault(side.name, []).append(seconds)
+            print(f"round {r + 1}: " + ", ".join(f"{v[-1]:.2f} s" for v in times.values()))
+    report(times, scores[runs[0].name], scores[runs[1].name])
 
 
 def report(times: dict[str, list[float]], old: np.ndarray, new: np.ndarray) -> None:
-    """The median of each side, its ratio to the loop, and how far the two heads' scores differ."""
-    loop = statistics.median(times["loop"])
-    print(f"\n{'side (medians)':44s} {'time (s)':>9s} {'loop ÷ side':>12s}")
-    for key, name in (
-        ("loop", "plain loop, one pass per reply, batch 1"),
-        ("before", "cli.py score bert-head, before issue 20"),
-        ("now", "cli.py score bert-head, now"),
-    ):
-        seconds = statistics.median(times[key])
-        print(f"{name:44s} {seconds:9.2f} {loop / seconds:12.2f}")
-    before, now = statistics.median(times["before"]), statistics.median(times["now"])
-    print(f"head now vs before: {before / now:.2f}x faster")
+    """Each side's median and its ratio to the loop; the layout's effect on the same recipe's scores."""
+    loop = statistics.median(next(iter(times.values())))
+    print(f"\n{'side (medians)':48s} {'time (s)':>9s} {'loop ÷ side':>12s}")
+    for name, values in times.items():
+        seconds = statistics.median(values)
+        print(f"{name:48s} {seconds:9.2f} {loop / seconds:12.2f}")
     diff = np.abs(old - new)
     changed = int((np.round(old, 2) != np.round(new, 2)).sum())
     print(
-        f"scores, before vs now: max |difference| {diff.max():.2e} over {old.size} values "
-        f"({old.shape[0]} replies x {old.shape[1]} components); {changed} differ at 2 decimals"
+        f"same recipe, before vs packed: max |score difference| {diff.max():.2e} over "
+        f"{old.size} values; {changed} differ at 2 decimals"
     )
 
 

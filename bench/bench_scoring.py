@@ -67,7 +67,9 @@ def plain_loop(items: list[ScoreItem]) -> float:
 def head_time(scorer_id: str, items: list[ScoreItem]) -> tuple[float, float]:
     """(cold, warm) seconds for a shipped head on a fresh encoder with no disk cache."""
     head = load_head(scorer_id)
-    head.encoder = Encoder(default_encoder_path(), head.encoder.name)
+    head.encoder = Encoder(
+        default_encoder_path(), head.encoder.name, quantize=head.encoder.quantize
+    )
     t0 = time.perf_counter()
     head.score_many(items)
     cold = time.perf_counter() - t0

@@ -27,6 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -56,6 +57,7 @@ class Encoder:
         cache_size: int = 20_000,
         disk_cache: Path | None = None,
         pack: bool = True,
+        quantize: str | None = None,
     ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -71,6 +73,10 @@ class Encoder:
         self.tokenizer = AutoTokenizer.from_pretrained(str(path))
         self.model = AutoModel.from_pretrained(str(path))
         self.model.eval()
+        #: "int8": the encoder's Linear layers run with int8 weights (dynamic quantisation).
+        self.quantize = quantize
+        if quantize:
+            self.model = quantized(self.model, quantize)
         self.window = min(window, int(self.tokenizer.model_max_length or window))
         hidden = int(self.model.config.hidden_size)
         self.dim = hidden * len(POOLINGS)
@@ -84,6 +90,8 @@ class Encoder:
         self.pack = pack
 
     def _key(self, text: str, tag: str = "") -> str:
+        if self.quantize:  # vectors of a quantised encoder are not the fp32 ones
+            tag = f"{tag}\x00{self.quantize}"
         blob = (
             f"{self.name}\x00{self.window}\x00{tag}\x00{text}"
             if tag
@@ -149,6 +157,19 @@ class Encoder:
         return [(s / max(t, 1)).astype(np.float32) for s, t in zip(sums, totals, strict=True)]
 
 
+def quantized(model: Any, kind: str = "int8") -> Any:
+    """``model`` with its ``nn.Linear`` layers dynamically quantised (int8 weights, fp32 I/O)."""
+    if kind != "int8":
+        raise ValueError(f"unknown quantisation {kind!r}; known: int8")
+    import warnings
+
+    import torch
+
+    with warnings.catch_warnings():  # torch.ao's eager API warns that it moves to torchao
+        warnings.simplefilter("ignore")
+        return torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+
+
 class _DiskCache:
     """Vectors by key in one SQLite file; safe across threads and processes."""
 
@@ -182,18 +203,21 @@ class _DiskCache:
 _LOAD_LOCK = threading.Lock()
 
 
-def load_encoder(path: str | None = None, name: str | None = None) -> Encoder:
+def load_encoder(
+    path: str | None = None, name: str | None = None, quantize: str | None = None
+) -> Encoder:
     """The shared encoder for ``path`` (default: the packaged all-MiniLM-L6-v2).
 
     Loaded once, under a lock: two first requests at once (a warm-up thread
     and a visitor) must not import transformers concurrently.
     """
     with _LOAD_LOCK:
-        return _load_encoder(path, name)
+        return _load_encoder(path, name, quantize)
 
 
 @lru_cache(maxsize=4)
-def _load_encoder(path: str | None, name: str | None) -> Encoder:
+def _load_encoder(path: str | None, name: str | None, quantize: str | None) -> Encoder:
     folder = Path(path) if path else default_encoder_path()
     name = name or (DEFAULT_ENCODER if path is None else folder.name)
-    return Encoder(folder, name, disk_cache=SETTINGS.cache_dir / "embeddings.sqlite")
+    cache = SETTINGS.cache_dir / "embeddings.sqlite"
+    return Encoder(folder, name, disk_cache=cache, quantize=quantize)

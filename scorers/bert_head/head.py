@@ -181,6 +181,11 @@ class BertHead(Scorer):
                 f"not {encoder.name!r} ({encoder.dim} dims): train a head for that encoder "
                 "with python cli.py train-head --encoder PATH"
             )
+        if card.get("encoder_quantize") != encoder.quantize:
+            raise HeadMismatchError(
+                f"this head was trained on the encoder quantised as "
+                f"{card.get('encoder_quantize')!r}, not {encoder.quantize!r}"
+            )
         self.id = str(card.get("scorer", self.id))
         self.label = str(card.get("label", self.label))
         self.nets = nets
@@ -241,7 +246,9 @@ def read_head(
         nets.append(
             HeadNet({k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)})
         )
-    encoder = encoder or load_encoder(card.get("encoder_path"), card["encoder"])
+    encoder = encoder or load_encoder(
+        card.get("encoder_path"), card["encoder"], card.get("encoder_quantize")
+    )
     return BertHead(nets, FeatureRecipe(**card["recipe"]), card, encoder)
 
 

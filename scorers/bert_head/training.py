@@ -298,6 +298,7 @@ def build_card(
         "encoder": encoder.name,
         "encoder_path": encoder_path,
         "encoder_dim": encoder.dim,
+        "encoder_quantize": encoder.quantize,
         "encoder_window_tokens": encoder.window,
         "recipe": asdict(recipe),
         "train_config": asdict(config),
