@@ -90,8 +90,12 @@ def _search(recipes, encoder, labels, y, augment, cv_config, folds):  # type: ig
         if augment:
             say(f"encoding variants of every reply: {', '.join(augment)} …")
             extra = ht.augment(encoder, recipe, labels, augment)
-        say(f"{folds}-fold cross-validation ({name} input) …")
-        cv = ht.cross_validate(x, y, cv_config, folds=folds, progress=say, extra=extra)
+        say(f"{folds}-fold cross-validation, a message's replies in one fold ({name} input) …")
+        message = labels.get("message", labels.reply)
+        groups = message.fillna(labels.reply).astype(str).tolist()
+        cv = ht.cross_validate(
+            x, y, cv_config, folds=folds, progress=say, extra=extra, groups=groups
+        )
         search[name] = cv
         print_metrics(f"cross-validated, {name} input", cv)
         if best is None or cv["overall"]["mse"] < best[2]["overall"]["mse"]:

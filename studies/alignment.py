@@ -222,7 +222,8 @@ def head_cross_validated(
     """The BERT head's recipe, scored out of fold on ``data`` (its own training labels).
 
     Each reply is scored by heads trained (with the shipped head's card
-    settings) on the other folds only, so the numbers are held-out ones.
+    settings) on the other folds only, so the numbers are held-out ones; the
+    replies to one message share a fold, as they would be held out in use.
     """
     from scorers.bert_head import training as ht
     from scorers.bert_head.head import load_head
@@ -238,7 +239,12 @@ def head_cross_validated(
     y = np.stack([data.human[c] for c in comps], axis=1).astype(np.float32)
     done = iter(range(1, folds + 1))
     pred = ht.cross_validated_predictions(
-        x, y, config, folds, progress=lambda what: progress(next(done), folds + 1, what)
+        x,
+        y,
+        config,
+        folds,
+        progress=lambda what: progress(next(done), folds + 1, what),
+        groups=[i.message or i.reply for i in data.items],  # a message's replies in one fold
     )
     values = {c: pred[:, i] for i, c in enumerate(comps)}
     values["overall"] = pred.mean(1)

@@ -109,3 +109,21 @@ def test_scores_are_batch_independent():
     alone = head.score(WARM, MESSAGE)
     batched = head.score_many([ScoreItem(COLD, MESSAGE), ScoreItem(WARM, MESSAGE)])[1]
     assert alone.overall == pytest.approx(batched.overall, abs=1e-5)
+
+
+def test_grouped_cross_validation_keeps_each_message_in_one_fold(monkeypatch):
+    groups = [m for m in "abcdefgh" for _ in range(3)]  # three replies to each message
+    x = np.arange(len(groups), dtype=np.float32)[:, None].repeat(2, axis=1)  # row i holds i
+    y = np.full((len(groups), 3), 2.0, dtype=np.float32)
+    trained_on: list[set[str]] = []
+
+    def fake_train(xt, yt, config):
+        trained_on.append({groups[int(i)] for i in xt[:, 0]})
+        return []
+
+    monkeypatch.setattr(ht, "train_ensemble", fake_train)
+    monkeypatch.setattr(ht, "predict", lambda nets, xs: np.full((len(xs), 3), 2.0, np.float32))
+    ht.cross_validate(x, y, ht.TrainConfig(), folds=4, groups=groups)
+    assert len(trained_on) == 4
+    # each fold trains on whole messages only: the held-out messages are absent entirely
+    assert all(len(messages) == 6 for messages in trained_on)

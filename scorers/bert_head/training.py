@@ -15,7 +15,7 @@ also appear in the training labels are left out of each check.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -135,20 +135,37 @@ def metrics(pred: np.ndarray, gold: np.ndarray) -> dict[str, dict[str, float]]:
     return out
 
 
+def fold_splits(
+    n: int, folds: int, seed: int, groups: Sequence[str] | None = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(train, test) indices: shuffled K-fold, or grouped so no group spans two folds.
+
+    >>> splits = fold_splits(6, 3, 0, groups=list("aabbcc"))
+    >>> all(len({"aabbcc"[i] for i in test}) == 1 for _, test in splits)
+    True
+    """
+    from sklearn.model_selection import GroupKFold, KFold
+
+    index = np.arange(n)
+    if groups is None:
+        return list(KFold(folds, shuffle=True, random_state=seed).split(index))
+    return list(GroupKFold(folds, shuffle=True, random_state=seed).split(index, groups=groups))
+
+
 def cross_validated_predictions(
     x: np.ndarray,
     y: np.ndarray,
     config: TrainConfig,
     folds: int = 5,
     progress: Progress | None = None,
+    groups: Sequence[str] | None = None,
 ) -> np.ndarray:
-    """Out-of-fold predictions: each row predicted by an ensemble trained without it."""
-    from sklearn.model_selection import KFold
+    """Out-of-fold predictions: each row predicted by an ensemble trained without it.
 
+    With ``groups`` (each reply's message), no group is split between folds.
+    """
     pred = np.zeros_like(y)
-    for k, (train, test) in enumerate(
-        KFold(folds, shuffle=True, random_state=config.seed).split(x), start=1
-    ):
+    for k, (train, test) in enumerate(fold_splits(len(x), folds, config.seed, groups), start=1):
         pred[test] = predict(train_ensemble(x[train], y[train], config), x[test])
         if progress:
             progress(f"fold {k}/{folds} done")
@@ -211,18 +228,17 @@ def cross_validate(
     folds: int = 5,
     progress: Progress | None = None,
     extra: Augmented | None = None,
+    groups: Sequence[str] | None = None,
 ) -> dict[str, dict[str, float]]:
     """K-fold cross-validated metrics of the whole training recipe.
 
     With ``extra``, each fold also trains on the variants of its own training
-    rows (never of its test rows); only original replies are tested.
+    rows (never of its test rows); only original replies are tested. With
+    ``groups`` (each reply's message), a message's replies stay in one fold,
+    as they would be held out in use (:mod:`scorers.bert_head.folds`).
     """
-    from sklearn.model_selection import KFold
-
     pred = np.zeros_like(y)
-    for k, (train, test) in enumerate(
-        KFold(folds, shuffle=True, random_state=config.seed).split(x), start=1
-    ):
+    for k, (train, test) in enumerate(fold_splits(len(x), folds, config.seed, groups), start=1):
         xt, yt = x[train], y[train]
         if extra is not None:
             xa, ya = extra.of(train)
