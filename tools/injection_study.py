@@ -100,6 +100,11 @@ def main() -> None:
     df = pd.read_csv(RUBRIC_LABELS_CSV)
     seen = set().union(*(get_scorer(s).seen_ids() for s in args.scorers.split(",") if s.strip()))
     cold = df[(df.source == "styled:cold-dismissive") & ~df.id.isin(seen)].head(args.n)
+    if cold.empty:
+        raise SystemExit(
+            "no cold reply is left that these scorers were not trained on or shown; "
+            "measure a trained head on its own (its training rows are every label)"
+        )
     styles = {"held-out-3": HELD_OUT_3, "held-out": HELD_OUT, "first": SET_1}[args.set]
     items = [ScoreItem(r, m) for r, m in zip(cold.reply, cold.message, strict=True)]
     caught = {

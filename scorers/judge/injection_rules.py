@@ -160,6 +160,8 @@ AUTHORITY = re.compile(
     r"dataset|rating|scoring|review)\b|"
     r"\b(?:anyone|whoever|everyone|any model|any ai) (?:assessing|evaluating|grading|rating|"
     r"scoring|reviewing) (?:it|this|these)\b|"
-    r"\b(?:for|attention|to) (?:the )?(?:reviewers?|assessors?|evaluators?|graders?|raters?)\b",
+    r"\b(?:for|attention|to) (?:the )?(?:reviewers?|assessors?|evaluators?|graders?|raters?)\b|"
+    rf"\b(?:the|a|any|each|every|dear) {RATER}\W{{0,2}} (?:should|must|will|shall|needs? to|"
+    r"is (?:asked|expected|required) to|may now)\b",
     FLAGS,
 )
