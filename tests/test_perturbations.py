@@ -238,3 +238,4 @@ def test_registry_resolves_lists_and_names_unknowns():
     with pytest.raises(KeyError, match="unknown perturbation 'nope'"):
         resolve("nope")
     assert all(isinstance(p, Perturbation) and p.__doc__ for p in PERTURBATIONS.values())
+
