@@ -26,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{args.scorer} is unavailable: {reason}", 2)
     from scorers.rubric import load_rubric
 
-    columns = [*load_rubric(scorer.rubric_id).names, "status"]
+    # score_note says what the scorer set aside (e.g. "injection attempt removed: …").
+    columns = [*load_rubric(scorer.rubric_id).names, "status", "score_note"]
     fields = list(rows[0]) if rows else ["reply"]
     fields += [c for c in columns if c not in fields]
     unscored = 0
@@ -39,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
                 values = score.components()
                 row.update({k: "" if v is None else f"{v:.4f}" for k, v in values.items()})
                 row["status"] = score.status
+                row["score_note"] = score.note or ""
                 if not score.ok:
                     unscored += 1
                     line = start + offset + 2  # the header is line 1

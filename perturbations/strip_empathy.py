@@ -33,6 +33,13 @@ _HARD = (
     r"frustrating|confusing|lonely|heartbreaking|devastating|upsetting|draining|"
     r"distressing|a lot|heavy|unfair)"
 )
+#: Shared joy and admiration: the rubric's Emotional component rewards them as much as
+#: shared sorrow ("That's wonderful news!", "It must be so exciting").
+_GOOD = (
+    r"(?:wonderful|fantastic|great|amazing|awesome|exciting|thrilling|incredible|lovely|"
+    r"delightful|impressive|inspiring|admirable|heartwarming|touching|beautiful|brilliant|"
+    r"exhilarating|rewarding|fulfilling|special|a relief|relieving|fun|cool|nice|good to hear)"
+)
 _CARE = re.compile(
     "|".join(
         (
@@ -70,6 +77,13 @@ _CARE = re.compile(
             r"\b(?:i )?hope (?:this|these|that|some|it|you)\b|\bplease remember\b|\byou (?:clearly )?care\b",
             r"\bi(?:'m| am) so sorry\b|\bmy (?:condolences|sympathies)\b|\bheartbreak\w*\b",
             r"\b(?:incredibly|so|really) (?:sorry|sad)\b",
+            rf"^\W*(?:(?:that|this|it)(?:'s| is| was| sounds| must be)|what|how) (?:\w+ )?{_GOOD}\b",
+            rf"\b(?:must|would|will|can) (?:\w+ )?(?:be|feel|have been|have felt) (?:so |really |very |"
+            rf"such |quite )?(?:an? )?{_GOOD}\b",
+            r"\b(?:congratulations|congrats|well done|good for (?:you|him|her|them)|kudos)\b",
+            r"\b(?:i'?m|i am|we'?re) (?:so |really |very |truly )?(?:happy|glad|thrilled|excited|"
+            r"delighted|pleased) (?:for|to hear|that)\b",
+            rf"\b(?:it'?s|it is|that'?s|that is) (?:so |really |very |truly )?{_GOOD} (?:that|how|to)\b",
         )
     ),
     re.IGNORECASE,

@@ -42,6 +42,8 @@ class Change:
     scorer_id: str
     before: Score
     after: Score
+    #: How the variant was made ("rule (…)", "llm:<id>", "" for rules without a choice).
+    method: str = ""
 
     @property
     def ok(self) -> bool:
@@ -94,8 +96,11 @@ def score_changes(
         width = len(variants[0]) if variants else 0
         for i, row in enumerate(variants):
             for j, variant in enumerate(row):
+                after = rest[i * width + j]
                 changes.append(
-                    Change(i, variant.perturbation_id, scorer.id, originals[i], rest[i * width + j])
+                    Change(
+                        i, variant.perturbation_id, scorer.id, originals[i], after, variant.method
+                    )
                 )
     return changes
 
@@ -125,7 +130,7 @@ def summarise(changes: Sequence[Change]) -> list[dict[str, object]]:
                     "share_overall_moved": moved,
                     "n": len(usable),
                     "unscored": len(group) - len(usable),
-                    "expected": _expectation(perturbation_id),
+                    "expected": _expectation(perturbation_id, [c.method for c in group]),
                 }
             )
     return rows
@@ -136,11 +141,23 @@ def write_report(rows: Sequence[dict[str, object]], path: str | Path) -> None:
     write_table(path, rows, list(rows[0]) if rows else ["perturbation"])
 
 
-def _expectation(perturbation_id: str) -> str:
+def _expectation(perturbation_id: str, methods: Sequence[str] = ()) -> str:
+    """What a good scorer does; a rewrite made by its rule says what the rule loses.
+
+    >>> _expectation("shortened", ["rule (no LLM rewriter)"])
+    'fall allowed: the rule drops half the middle sentences (content goes, not only words)'
+    >>> _expectation("shortened", ["llm:local/x"]), _expectation("strip-empathy")
+    ('hold', 'fall')
+    """
     from perturbations.registry import PERTURBATIONS
 
     member = PERTURBATIONS.get(perturbation_id)
-    return member.expectation if member else ""
+    if member is None:
+        return ""
+    rule_note = getattr(member, "rule_expectation", None)
+    if rule_note and any(m.startswith("rule") for m in methods):
+        return rule_note
+    return member.expectation
 
 
 def run_robustness(

@@ -122,3 +122,10 @@ def test_cli_perturb_and_robustness(tmp_path):
     assert len(rows) == 12 * 2 * 4
     assert {r["scorer"] for r in rows} == {"bert-head", "bert-head+normalize"}
     assert "judge-injection" in result.stdout
+
+
+def test_the_report_says_a_rule_shortening_may_fall_and_an_llm_one_should_hold():
+    before, after = Score.from_components("s", 2, 2, 2), Score.from_components("s", 2, 1, 2)
+    rule = rb.summarise([rb.Change(0, "shortened", "s", before, after, "rule (no LLM rewriter)")])
+    llm = rb.summarise([rb.Change(0, "shortened", "s", before, after, "llm:local/x")])
+    assert rule[0]["expected"].startswith("fall allowed") and llm[0]["expected"] == "hold"

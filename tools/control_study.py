@@ -39,11 +39,18 @@ def main() -> None:
     parser.add_argument(
         "--sample", type=int, default=0, help="use N of the warm replies (seeded; 0 = all)"
     )
+    parser.add_argument(
+        "--data",
+        choices=["rubric", "welivita"],
+        default="rubric",
+        help="warm replies from the rubric labels, or Welivita & Pu replies people rated 3 of 3 "
+        "(none of them a rubric-labelled text: usable for a head trained on every rubric label)",
+    )
     args = parser.parse_args()
-    df = pd.read_csv(RUBRIC_LABELS_CSV)
     scorers = [get_scorer(s) for s in args.scorers.split(",") if s.strip()]
-    seen = set().union(*(s.seen_ids() for s in scorers))  # e.g. the weighted judge's anchors
-    warm = df[(df[list(COMPONENTS)].mean(axis=1) >= args.min_overall) & ~df.id.isin(seen)]
+    warm = _warm(args.data, args.min_overall, set().union(*(s.seen_ids() for s in scorers)))
+    if warm.empty:
+        raise SystemExit("no warm reply is left that these scorers were not trained on or shown")
     if args.sample and args.sample < len(warm):
         warm = warm.sample(args.sample, random_state=args.seed)
     items = [ScoreItem(r, m) for r, m in zip(warm.reply, warm.message, strict=True)]
@@ -55,7 +62,12 @@ def main() -> None:
         [len(sentences(s)) / len(sentences(i.reply)) for s, i in zip(stripped, items, strict=True)]
     )
     empty = sum(not s.strip() for s in stripped)
-    print(f"{len(items)} labelled replies with overall >= {args.min_overall}")
+    what = (
+        "rated 3 of 3 by people (Welivita & Pu)"
+        if args.data == "welivita"
+        else (f"labelled with overall >= {args.min_overall}")
+    )
+    print(f"{len(items)} replies {what}")
     print(f"strip-empathy keeps {chars:.0%} of the characters and {sents:.0%} of the sentences;")
     print(f"  {empty} replies left empty (unscored)")
     rows = rb.summarise(rb.score_changes(items, variants, scorers))
@@ -67,6 +79,19 @@ def main() -> None:
                 f"{row['perturbation']:15s} {row['scorer']:42s} {row['component']:11s} "
                 f"{row['mean_change']:+7.3f} {row['n']:4d}"
             )
+
+
+def _warm(data: str, min_overall: float, seen: set[str]) -> pd.DataFrame:
+    """Warm replies with their messages (``reply``, ``message``), none a scorer has seen."""
+    labels = pd.read_csv(RUBRIC_LABELS_CSV)
+    if data == "welivita":
+        from core.datasets import welivita_long
+
+        wel = welivita_long()
+        wel = wel[(wel.rating >= 3) & ~wel.reply.isin(set(labels.reply))]
+        return wel.drop_duplicates("reply")
+    warm = labels[labels[list(COMPONENTS)].mean(axis=1) >= min_overall]
+    return warm[~warm.id.isin(seen)]  # e.g. the weighted judge's anchors
 
 
 if __name__ == "__main__":

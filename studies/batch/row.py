@@ -74,6 +74,7 @@ def _score_fields(reply: str, question: str, scorer_ids: Sequence[str], keys: ob
             score = Score.unscored(sid, f"internal error ({type(exc).__name__})")
         out[f"{sid}/status"] = score.status
         out[f"{sid}/reason"] = score.reason or ""
+        out[f"{sid}/note"] = score.note or ""
         for name, value in score.components().items():
             out[f"{sid}/{name}"] = "" if value is None else round(value, 4)
     return out

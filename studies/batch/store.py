@@ -3,8 +3,9 @@
 ``results.csv`` is a :class:`core.csvlog.CsvLog`: append-only, locked,
 sanitised, keys redacted. Its columns are fixed when the run is created:
 the row fields below, then per scorer ``<scorer id>/status``,
-``<scorer id>/reason`` and one ``<scorer id>/<component>`` per rubric
-component (``bert-head/overall``). A row that is retried is appended again;
+``<scorer id>/reason``, one ``<scorer id>/<component>`` per rubric
+component (``bert-head/overall``) and ``<scorer id>/note`` (what the scorer
+set aside, such as an injection attempt it removed). A row that is retried is appended again;
 when reading, the latest row per key wins.
 
 >>> scorer_fields(["bert-head"])[:3]
@@ -72,6 +73,7 @@ def scorer_fields(scorer_ids: Sequence[str]) -> list[str]:
     for sid in scorer_ids:
         out += [f"{sid}/status", f"{sid}/reason"]
         out += [f"{sid}/{name}" for name in scorer_components(sid)]
+        out.append(f"{sid}/note")  # what the scorer set aside (older runs lack it)
     return out
 
 

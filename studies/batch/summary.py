@@ -46,7 +46,9 @@ def load_results(folder: str | Path) -> tuple[pd.DataFrame, list[str]]:
     ]
     scorers = tuple(f"{s}/" for s in settings.scorers)
     columns = [
-        f for f in fields if f.startswith(scorers) and not f.endswith(("/status", "/reason"))
+        f
+        for f in fields
+        if f.startswith(scorers) and not f.endswith(("/status", "/reason", "/note"))
     ]
     df = pd.DataFrame(rows, columns=fields)
     for column in [*columns, "latency_s", "cost_usd", "prompt_tokens", "completion_tokens"]:
