@@ -240,7 +240,6 @@ def test_registry_resolves_lists_and_names_unknowns():
     assert all(isinstance(p, Perturbation) and p.__doc__ for p in PERTURBATIONS.values())
 
 
-
 def test_strip_empathy_takes_shared_joy_too() -> None:
     text = "That's wonderful news! It must be so exciting for you. Book the venue by Friday."
     assert get_perturbation("strip-empathy")(text, seed=0).text == "Book the venue by Friday."
