@@ -36,7 +36,10 @@ def test_score_writes_scores_and_blank_unscored_rows(tmp_path):
         got = list(csv.DictReader(fh))
     assert [r["id"] for r in got] == ["1", "2", "3", "4"]
     assert list(got[0])[:3] == ["id", "message", "reply"]
-    assert list(got[0])[3:] == ["cognitive", "emotional", "behavioral", "overall", "status"]
+    assert list(got[0])[3:] == [
+        "cognitive", "emotional", "behavioral", "overall", "status", "score_note"
+    ]  # fmt: skip
+    assert got[0]["score_note"] == ""  # nothing set aside from an ordinary reply
     assert got[0]["status"] == "ok" and 1 <= float(got[0]["overall"]) <= 3
     assert got[2]["status"] == "unscored" and got[2]["overall"] == "" and got[2]["cognitive"] == ""
     assert "line 4: unscored" in result.stderr
