@@ -40,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
+from bench_scoring import plain_loop  # the same loop both benches measure against
 
 from core.questions import load_questions
 from scorers.base import ScoreItem
@@ -83,21 +84,6 @@ class BeforeRecipe(FeatureRecipe):
             if self.interaction:
                 parts.append(interaction(replies, message))
         return np.hstack(parts).astype(np.float32)
-
-
-def plain_loop(items: list[ScoreItem]) -> float:
-    """Seconds to run the encoder once per reply, batch 1, fp32."""
-    import torch
-
-    encoder = Encoder(default_encoder_path(), "plain")
-    t0 = time.perf_counter()
-    with torch.inference_mode():
-        for item in items:
-            ids = encoder.tokenizer(
-                item.reply, truncation=True, max_length=256, return_tensors="pt"
-            )
-            encoder.model(**ids)
-    return time.perf_counter() - t0
 
 
 @dataclass(frozen=True)

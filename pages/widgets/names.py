@@ -12,24 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from responders.registry import get_responder
-from scorers.registry import scorer_label
-
-
-def responder_name(responder_id: str) -> str:
-    """``local/qwen2.5-coder-1.5b`` → its display name (the id itself when unknown)."""
-    try:
-        return get_responder(responder_id).display_name
-    except KeyError:
-        return responder_id
-
-
-def scorer_name(scorer_id: str) -> str:
-    """``bert-head`` → 'Empathy head (MiniLM + trained head)' (the id when unknown)."""
-    try:
-        return scorer_label(scorer_id)
-    except KeyError:
-        return scorer_id
+from reports.batch import responder_name, scorer_name
 
 
 def responder_choices(ids: Iterable[str]) -> list[tuple[str, str]]:
