@@ -43,7 +43,9 @@ def test_llama_cpp_is_built_and_checked_without_amx_kernels():
     from tools.llama_build import cpu_libraries, has_amx_kernels
 
     default = re.search(r"LLAMA_CMAKE_ARGS \?= (.+)", MAKEFILE).group(1)
-    assert "-DCMAKE_C_FLAGS=-mno-amx-int8" in default and "-DCMAKE_CXX_FLAGS=-mno-amx-int8" in default
+    assert (
+        "-DCMAKE_C_FLAGS=-mno-amx-int8" in default and "-DCMAKE_CXX_FLAGS=-mno-amx-int8" in default
+    )
     assert "tools/llama_build.py ||" in MAKEFILE, "setup must rebuild a build that has them"
     libraries = cpu_libraries()
     assert libraries, "llama-cpp-python is not installed"
