@@ -18,7 +18,7 @@ from pages.widgets.names import scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue, with_notice
 from pages.widgets.progress import gradio_progress
 from reports.story_charts import resonance_chart
-from scorers.registry import offered_scorer_ids
+from scorers.registry import sampled_judge_ids
 from scorers.resonance import (
     ASPECTS,
     ORDER_GAP_WARNING,
@@ -34,7 +34,7 @@ from studies import resonance as rs
 RUBRIC = load_rubric("resonance")
 METHODS = [
     ("Embedding (MiniLM: fast, sees mostly the topic)", "embedding"),
-    *scorer_choices(sid for sid in offered_scorer_ids() if sid.startswith("judge/")),
+    *scorer_choices(sampled_judge_ids()),
 ]
 METHOD_HELP = (
     "**embedding**: how close the two texts are for a sentence encoder (MiniLM), "

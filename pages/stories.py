@@ -20,7 +20,7 @@ from pages.widgets.progress import gradio_progress
 from reports.story_charts import persona_chart, rating_distribution
 from scorers.base import Score
 from scorers.judge.story import StoryJudge, get_story_judge
-from scorers.registry import SAMPLED_JUDGE, offered_scorer_ids
+from scorers.registry import SAMPLED_JUDGE, sampled_judge_ids
 from scorers.rubric import load_rubric
 from studies import stories as st
 
@@ -28,7 +28,7 @@ RUBRIC = load_rubric("story-evocation")
 # The page functions take the key boxes as key_1…key_4, in KEY_ENV_VARS order (Gradio
 # finds the progress argument only among named parameters, never after *args).
 assert len(KEY_ENV_VARS) == 4
-JUDGES = [sid for sid in offered_scorer_ids() if sid.startswith("judge/")]
+JUDGES = sampled_judge_ids()
 RATING_HEADERS = ["reader", *(RUBRIC.label(c) for c in RUBRIC.components), "status", "why"]
 AGREEMENT_HEADERS = [
     "rating",

@@ -15,7 +15,7 @@ from pages.widgets.notice import notice_box, reports_problems, with_notice
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import TABLE_HEADERS, checked_scorer, labelled_set, table_frame
 from responders.registry import LOCAL_DEFAULT, THERAPIST, default_responder_ids
-from scorers.registry import SAMPLED_JUDGE
+from scorers.registry import SAMPLED_JUDGE, sampled_judge_ids
 from studies import alignment, panel
 from studies.labelled import bundled_choices, unseen_by
 
@@ -155,7 +155,7 @@ def pairwise_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
         )
         with gr.Row():
             pjudge = gr.Dropdown(
-                scorer_choices(s for s in scorers if s.startswith("judge/")),
+                scorer_choices(s for s in scorers if s in sampled_judge_ids()),
                 value=SAMPLED_JUDGE,
                 label="Judge",
             )

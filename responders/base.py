@@ -189,6 +189,13 @@ class Responder(ABC):
     follows_prompt: ClassVar[bool] = True
     #: Whether its replies are a person's own words (no model: no latency or tokens to show).
     is_person: ClassVar[bool] = False
+    #: At most this many of its replies at once in one process (None: any number).
+    max_parallel: ClassVar[int | None] = None
+    #: Seconds ``(low, high)`` one reply (asked and scored) typically takes, before a
+    #: batch has measured its own: a cloud model's few seconds, up to ~20 s when long.
+    typical_seconds: ClassVar[tuple[float, float]] = (2.0, 20.0)
+    #: Whether its next-token probabilities can be read (a probability-weighted judge).
+    gives_probabilities: ClassVar[bool] = False
     #: ``(import name, pip requirement)`` of an optional SDK, or None.
     sdk: ClassVar[tuple[str, str] | None] = None
     #: Seconds of the first backoff; doubled on each retry, with jitter.

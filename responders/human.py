@@ -30,6 +30,9 @@ class HumanResponder(Responder):
     can_judge: ClassVar[bool] = False
     follows_prompt: ClassVar[bool] = False
     is_person: ClassVar[bool] = True
+    #: A bundled answer is read, not written: several at once, at once.
+    max_parallel: ClassVar[int | None] = 4
+    typical_seconds: ClassVar[tuple[float, float]] = (0.0, 1.0)
     scope: ClassVar[str | None] = "the bundled questions only"
 
     def attribution(self, message: str) -> str | None:

@@ -98,6 +98,12 @@ class LocalLlamaResponder(Responder):
     default_model: ClassVar[str] = "qwen2.5-coder-1.5b"
     label: ClassVar[str] = "Local model (Qwen2.5-Coder 1.5B, CPU)"
     names_model: ClassVar[bool] = True
+    #: llama.cpp answers one call at a time per process.
+    max_parallel: ClassVar[int | None] = 1
+    #: 30 s alone up to ~100 s while other work shares a 2-core CPU (batch runs of
+    #: 200-token replies scored by the BERT head).
+    typical_seconds: ClassVar[tuple[float, float]] = (30.0, 100.0)
+    gives_probabilities: ClassVar[bool] = True
     sdk: ClassVar[tuple[str, str] | None] = ("llama_cpp", "llama-cpp-python==0.3.36")
 
     def __init__(self, model: str | None = None, *, seed: int | None = None, **kw: Any) -> None:

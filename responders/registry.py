@@ -29,6 +29,7 @@ from responders.openai_api import OpenAIResponder
 from responders.openai_compatible import OpenAICompatibleResponder
 
 RESPONDERS: Registry[Responder] = Registry("responder")
+_CLASSES: dict[str, type[Responder]] = {}
 for _cls in (
     OpenAIResponder,
     AnthropicResponder,
@@ -38,6 +39,17 @@ for _cls in (
     HumanResponder,
 ):
     RESPONDERS.add(_cls.provider, lambda model, cls=_cls: cls(model or cls.default_model))
+    _CLASSES[_cls.provider] = _cls
+
+
+def responder_class(responder_id: str) -> type[Responder]:
+    """The class of a responder id or provider, to read its capabilities without making one.
+
+    >>> responder_class("local/qwen2.5-coder-1.5b").max_parallel, responder_class("openai").needs_key
+    (1, True)
+    """
+    return _CLASSES[RESPONDERS.parse(responder_id)[0]]
+
 
 _CACHE: dict[str, Responder] = {}
 _CACHE_LOCK = threading.Lock()

@@ -19,16 +19,16 @@ KeyError: "unknown scorer 'nope'; known: bert-head, bert-head-raw, judge, judge-
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from config import SETTINGS
 from core.registry import Registry
-from responders.registry import LOCAL_DEFAULT, get_responder, judge_responder_ids
+from responders.registry import LOCAL_DEFAULT, judge_responder_ids
 from scorers.base import Scorer
 from scorers.judge.absolute import LLMJudge
 from scorers.judge.base import SAMPLED_JUDGE, judge_responder
+from scorers.judge.core import Instances
 from scorers.judge.injection import InjectionGuard
 from scorers.judge.persona import Persona
 
@@ -61,46 +61,40 @@ def _raw_head(_: str, **__: object) -> Scorer:
     return load_head("bert-head-raw")
 
 
-_JUDGES: dict[tuple[object, ...], LLMJudge] = {}
-_JUDGES_LOCK = threading.Lock()
+#: One judge (and so one judgement cache) per setting; keys are not part of the key on
+#: purpose: a judgement does not depend on whose key paid for it.
+_JUDGES: Instances[Scorer] = Instances()
 
 
 def _judge(responder_id: str, options: JudgeOptions) -> Scorer:
-    # One judge (and so one judgement cache) per setting; keys are not part of the
-    # cache key on purpose: a judgement does not depend on whose key paid for it.
-    responder = judge_responder(f"judge/{responder_id}" if responder_id else "judge")
-    key = (responder.id, options.samples, options.temperature, options.persona)
-    with _JUDGES_LOCK:
-        judge = _JUDGES.get(key)
-        if judge is None:
-            judge = _JUDGES[key] = LLMJudge(
-                responder,
-                samples=options.samples,
-                temperature=options.temperature,
-                persona=options.persona,
-            )
+    responder = judge_responder(f"judge/{responder_id}")
+    judge = _JUDGES.get(
+        ("judge", responder.id, options.samples, options.temperature, options.persona),
+        lambda: LLMJudge(
+            responder,
+            samples=options.samples,
+            temperature=options.temperature,
+            persona=options.persona,
+        ),
+    )
     # Text that addresses the rater is removed before any judge reads the reply.
-    return InjectionGuard(judge.with_keys(SETTINGS.keys.merged(options.keys)))
+    return InjectionGuard(judge.with_keys(SETTINGS.keys.merged(options.keys)))  # type: ignore[attr-defined]
 
 
-_WEIGHTED: dict[tuple[object, ...], Scorer] = {}
-
-
-def _weighted(model_id: str, options: JudgeOptions) -> Scorer:
-    """The probability-weighted local judge (llama.cpp logits; local models only)."""
+def _weighted(responder_id: str, options: JudgeOptions) -> Scorer:
+    """The probability-weighted judge: only a responder whose probabilities can be read."""
     from scorers.judge.weighted import WeightedJudge
 
-    provider, _, model = (model_id or DEFAULT_JUDGE.partition("/")[2]).partition("/")
-    if provider != "local":
+    responder = judge_responder(f"judge/{responder_id}")
+    if not responder.gives_probabilities:
         raise KeyError(
-            f"judge-weighted reads token probabilities, so it runs local models only, "
-            f"not {model_id!r}"
+            "judge-weighted reads token probabilities, so it runs only models that give "
+            f"them (the local model), not {responder_id!r}"
         )
-    key = (model, options.persona)
-    with _JUDGES_LOCK:
-        judge = _WEIGHTED.get(key)
-        if judge is None:
-            judge = _WEIGHTED[key] = WeightedJudge(model, persona=options.persona)
+    judge = _JUDGES.get(
+        ("judge-weighted", responder.id, options.persona),
+        lambda: WeightedJudge(responder.model, persona=options.persona),
+    )
     return InjectionGuard(judge)
 
 
@@ -121,12 +115,16 @@ SCORERS: Registry[Scorer] = Registry("scorer")
 
 
 def _judge_name(responder_id: str) -> str:
-    return "LLM judge: " + get_responder(responder_id or SAMPLED_JUDGE[6:]).display_name
+    return "LLM judge: " + judge_responder(f"judge/{responder_id}").display_name
 
 
-def _weighted_name(model_id: str) -> str:
-    responder = get_responder(model_id or DEFAULT_JUDGE.partition("/")[2])
+def _weighted_name(responder_id: str) -> str:
+    responder = judge_responder(f"judge/{responder_id}")
     return f"LLM judge, probability-weighted: {responder.display_name}"
+
+
+#: The scorer families that are LLM judges (the rest are trained heads).
+JUDGE_FAMILIES = ("judge", "judge-weighted")
 
 
 SCORERS.add("bert-head", _head, name=lambda _: "Empathy head (MiniLM + trained head)")
@@ -153,6 +151,24 @@ def offered_scorer_ids() -> list[str]:
     """The scorers the pages offer: the head, the local judges, every cloud judge, the raw head."""
     judges = [f"judge/{rid}" for rid in judge_responder_ids()]
     return ["bert-head", *dict.fromkeys([DEFAULT_JUDGE, SAMPLED_JUDGE, *judges]), "bert-head-raw"]
+
+
+def is_judge(scorer_id: str) -> bool:
+    """Whether ``scorer_id`` names an LLM judge (wrappers included); False when unknown.
+
+    >>> is_judge("judge-weighted/local/qwen2.5-coder-1.5b+normalize"), is_judge("bert-head")
+    (True, False)
+    """
+    try:
+        return SCORERS.parse(scorer_id)[0] in JUDGE_FAMILIES
+    except KeyError:
+        return False
+
+
+def sampled_judge_ids() -> list[str]:
+    """The offered judges that answer with integers on any rubric (``judge/<responder id>``):
+    the ones a story, resonance or pairwise study can use."""
+    return [sid for sid in offered_scorer_ids() if SCORERS.parse(sid)[0] == "judge"]
 
 
 def scorer_label(scorer_id: str) -> str:

@@ -22,7 +22,6 @@ and overall empathy: would the two narrators empathize with each other):
 from __future__ import annotations
 
 import statistics
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -32,6 +31,7 @@ import numpy as np
 from core.textinput import InputError, clean_text
 from scorers.base import Score, ScoreItem
 from scorers.judge import base
+from scorers.judge.core import Instances
 from scorers.rubric import load_rubric
 
 RUBRIC_ID = "resonance"
@@ -203,8 +203,7 @@ def combine_orders(method: str, ab: Score, ba: Score) -> PairRating:
 
 
 Method = EmbeddingResonance | JudgeResonance
-_METHODS: dict[tuple[object, ...], Method] = {}
-_METHODS_LOCK = threading.Lock()
+_METHODS: Instances[Method] = Instances()
 
 
 def get_resonance_method(
@@ -222,21 +221,19 @@ def get_resonance_method(
     from config import SETTINGS
 
     method_id = method_id.strip()
-    prefix = method_id.partition("/")[0]
-    if method_id != "embedding" and prefix != "judge":
-        raise KeyError(f"unknown method {method_id!r}: use embedding or judge/<responder id>")
-    key: tuple[object, ...] = (method_id, samples)
-    if prefix == "judge":
-        responder = base.judge_responder(method_id)
-        key = (type(responder), responder.id, samples)
-    with _METHODS_LOCK:
-        method = _METHODS.get(key)
-        if method is None:
-            method = _METHODS[key] = (
-                EmbeddingResonance()
-                if method_id == "embedding"
-                else JudgeResonance(responder, samples=samples)
-            )
+    if method_id == "embedding":
+        method: Method = _METHODS.get(("embedding",), EmbeddingResonance)
+    else:
+        try:
+            responder = base.judge_responder(method_id, strict=True)
+        except base.NotAJudge:
+            raise KeyError(
+                f"unknown method {method_id!r}: use embedding or judge/<responder id>"
+            ) from None
+        method = _METHODS.get(
+            (type(responder), responder.id, samples),
+            lambda: JudgeResonance(responder, samples=samples),
+        )
     if isinstance(method, JudgeResonance):
         return method.with_keys(SETTINGS.keys.merged(keys))  # type: ignore[return-value]
     return method

@@ -136,7 +136,7 @@ def test_persona_grid_rates_once_per_persona_and_each_prompt_names_it(monkeypatc
     responder = FakeJudge(
         answer=lambda msg, system: rating(5, 5, 4) if "high empathic" in system else rating(2, 2, 4)
     )
-    monkeypatch.setattr(story_module.base, "judge_responder", lambda _: responder)
+    monkeypatch.setattr(story_module.base, "judge_responder", lambda *_, **__: responder)
     story_module._JUDGES.clear()
     rows = st.persona_grid(STORY, "judge/fakejudge/v1")
     assert [r.name for r in rows] == [
@@ -173,7 +173,7 @@ def test_compare_with_humans_pairs_each_bundled_story_with_its_own_rating(monkey
     responder = FakeJudge(  # the judge echoes the people's rating: r must be 1
         answer=lambda msg, _: rating(*(next(v for k, v in by_story.items() if k in msg),) * 3)
     )
-    monkeypatch.setattr(story_module.base, "judge_responder", lambda _: responder)
+    monkeypatch.setattr(story_module.base, "judge_responder", lambda *_, **__: responder)
     story_module._JUDGES.clear()
     result = st.compare_with_humans("judge/fakejudge/v1", limit=6)
     story_module._JUDGES.clear()
@@ -192,7 +192,7 @@ def _write_csv(path, rows):
 
 def test_cli_story_rate_and_compare(tmp_path, monkeypatch, capsys):
     responder = FakeJudge(answer=lambda msg, system: rating(5 if "lost" in msg else 2, 3, 4))
-    monkeypatch.setattr(story_module.base, "judge_responder", lambda _: responder)
+    monkeypatch.setattr(story_module.base, "judge_responder", lambda *_, **__: responder)
     story_module._JUDGES.clear()
     source = tmp_path / "in.csv"
     big = "I lost my way. " * 5_000  # a cell far over csv's default field limit

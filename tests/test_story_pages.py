@@ -23,7 +23,13 @@ def fake_story_judge(monkeypatch):
     responder = FakeJudge(
         answer=lambda msg, system: rating(5, 4, 4) if "high empathic" in system else rating(3, 2, 4)
     )
-    monkeypatch.setattr(story_module.base, "judge_responder", lambda _: responder)
+    real = story_module.base.judge_responder
+
+    def judge_responder(spec: str, **options):  # type: ignore[no-untyped-def]
+        real("judge", **options) if spec.startswith("judge") else real(spec, **options)
+        return responder  # ids are still checked by the real parser
+
+    monkeypatch.setattr(story_module.base, "judge_responder", judge_responder)
     story_module._JUDGES.clear()
     yield responder
     story_module._JUDGES.clear()

@@ -12,7 +12,12 @@ import gradio as gr
 
 from core.flags import FlagLog, FlagLogError, FlagRecord
 from pages.widgets.keys import typed_keys
-from responders.registry import availability, default_responder_ids, get_responder
+from responders.registry import (
+    availability,
+    default_responder_ids,
+    get_responder,
+    responder_class,
+)
 
 RESPONDER_IDS = default_responder_ids()
 PER_ROW = 3
@@ -48,9 +53,10 @@ def initial_status(responder_id: str) -> str:
 
 
 def default_selection() -> list[str]:
-    """Responders ticked when the page opens: the local model and the therapist."""
+    """Responders ticked when the page opens: those ready that need no key (the local
+    model, the therapist, an OpenAI-compatible server the operator set up)."""
     ready = [rid for rid, reason in availability().items() if reason is None]
-    return [rid for rid in ready if rid.split("/")[0] in ("local", "human")] or ready
+    return [rid for rid in ready if not responder_class(rid).needs_key] or ready
 
 
 def panel_visibility(selected: list[str]) -> list[gr.Column]:

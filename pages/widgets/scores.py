@@ -8,7 +8,7 @@ from functools import cache
 
 from config import CARDS_DIR
 from responders.registry import RESPONDERS, get_responder
-from scorers.registry import scorer_label
+from scorers.registry import is_judge, scorer_label
 from scorers.rubric import load_rubric
 
 
@@ -56,7 +56,7 @@ def ticked_by_default(scorer_ids: Iterable[str]) -> tuple[list[str], str]:
     for sid in scorer_ids:
         measured = _cards().get(sid, {}).get("measured", {})
         rho = measured.get("spearman_overall")
-        if sid.startswith("judge") and (rho is None or rho < DEFAULT_BAR):
+        if is_judge(sid) and (rho is None or rho < DEFAULT_BAR):
             shown = "not measured" if rho is None else f"Spearman {rho:.2f}"
             notes.append(
                 f"**{scorer_label(sid)}** is not ticked: on held-out expert labels its overall "
@@ -86,7 +86,7 @@ def judge_cautions(scorer_ids: Iterable[str] | None) -> str:
 
 def names(item_id: str) -> str:
     """A readable name for a responder or scorer id (the id when unknown)."""
-    if item_id.split("/")[0] in RESPONDERS and not item_id.startswith("judge"):
+    if item_id.split("/")[0] in RESPONDERS:
         try:
             return get_responder(item_id).display_name
         except KeyError:

@@ -26,7 +26,7 @@ from typing import Any
 from config import Keys
 from core.textinput import InputError
 from responders.base import Responder, ResponderError, ResponderUnavailable
-from responders.registry import LOCAL_DEFAULT
+from responders.registry import LOCAL_DEFAULT, get_responder
 from scorers.base import Score, ScoreItem, Scorer
 from scorers.judge.core import PromptedJudge, cache_key
 from scorers.judge.persona import Persona
@@ -36,18 +36,32 @@ from scorers.rubric import Rubric, load_rubric
 SAMPLED_JUDGE = f"judge/{LOCAL_DEFAULT}"
 
 
-def judge_responder(spec: str) -> Responder:
-    """The responder behind a judge id: ``judge/<responder id>``, bare ``judge`` or a responder id.
+class NotAJudge(KeyError):
+    """An id that names no judge (``judge`` or ``judge/<responder id>``)."""
 
-    The one place a ``judge/…`` id is taken apart (pairwise, story and resonance judges use it).
+
+def judge_responder(spec: str, *, strict: bool = False) -> Responder:
+    """The responder behind a judge id: ``judge/<responder id>``, bare ``judge`` or (unless
+    ``strict``) a responder id.
+
+    The one place a ``judge/…`` id is taken apart (the registry, the pairwise, story and
+    resonance judges use it); ``judge-weighted/…`` is not a sampled judge.
 
     >>> judge_responder("judge").id, judge_responder("judge/openai/gpt-4o").id
     ('local/qwen2.5-coder-1.5b', 'openai/gpt-4o')
+    >>> judge_responder("bert-head", strict=True)
+    Traceback (most recent call last):
+    ...
+    scorers.judge.base.NotAJudge: "'bert-head' is not a judge: use judge/<responder id>, e.g. judge/local/qwen2.5-coder-1.5b"
     """
-    from responders.registry import get_responder
-
-    rid = spec.partition("/")[2] if spec.startswith("judge") else spec
-    return get_responder(rid or SAMPLED_JUDGE.partition("/")[2])
+    kind, _, rest = spec.strip().partition("/")
+    if kind == "judge":
+        return get_responder(rest or LOCAL_DEFAULT)
+    if strict:
+        raise NotAJudge(
+            f"{spec.strip()!r} is not a judge: use judge/<responder id>, e.g. {SAMPLED_JUDGE}"
+        )
+    return get_responder(spec)
 
 
 def _valid(data: object, rubric: Rubric) -> dict[str, Any] | None:

@@ -27,9 +27,9 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import cache
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from config import PROMPTS_DIR, Keys
 from responders.base import Responder
@@ -109,6 +109,30 @@ class JudgeCache:
                 while len(self._items) > self.size:
                     self._items.popitem(last=False)
         return value
+
+
+class Instances(Generic[T]):
+    """One judge per setting, made once and shared by every caller (so one cache per setting).
+
+    >>> made = Instances(); a = made.get(("x", 1), object); a is made.get(("x", 1), object)
+    True
+    """
+
+    def __init__(self) -> None:
+        self._items: dict[Hashable, T] = {}
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        """Forget every instance (and so every judgement cached in them)."""
+        with self._lock:
+            self._items.clear()
+
+    def get(self, key: Hashable, make: Callable[[], T]) -> T:
+        """The instance for ``key``, made by ``make()`` the first time."""
+        with self._lock:
+            if key not in self._items:
+                self._items[key] = make()
+            return self._items[key]
 
 
 class PromptedJudge:

@@ -19,7 +19,6 @@ The story is the item's ``reply``; a ``message``, if any, is ignored.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -27,7 +26,7 @@ from config import SETTINGS
 from responders.base import Responder
 from scorers.base import ScoreItem
 from scorers.judge import base
-from scorers.judge.core import defuse, load_judge_prompt, persona_text
+from scorers.judge.core import Instances, defuse, load_judge_prompt, persona_text
 from scorers.judge.persona import Persona
 
 STORY_RUBRIC = "story-evocation"
@@ -62,8 +61,7 @@ class StoryJudge(base.BaseJudge):
         return build_prompt(item.reply, self.persona)
 
 
-_JUDGES: dict[tuple[object, ...], StoryJudge] = {}
-_JUDGES_LOCK = threading.Lock()
+_JUDGES: Instances[StoryJudge] = Instances()
 
 
 def get_story_judge(
@@ -84,18 +82,11 @@ def get_story_judge(
     >>> get_story_judge("bert-head")
     Traceback (most recent call last):
     ...
-    KeyError: "'bert-head' is not a judge: use judge/<responder id>, e.g. judge/local/qwen2.5-coder-1.5b"
+    scorers.judge.base.NotAJudge: "'bert-head' is not a judge: use judge/<responder id>, e.g. judge/local/qwen2.5-coder-1.5b"
     """
-    if judge_id.strip().partition("/")[0] != "judge":
-        raise KeyError(
-            f"{judge_id!r} is not a judge: use judge/<responder id>, e.g. {base.SAMPLED_JUDGE}"
-        )
-    responder = base.judge_responder(judge_id.strip())
-    key = (type(responder), responder.id, samples, temperature, persona)
-    with _JUDGES_LOCK:
-        judge = _JUDGES.get(key)
-        if judge is None:
-            judge = _JUDGES[key] = StoryJudge(
-                responder, samples=samples, temperature=temperature, persona=persona
-            )
+    responder = base.judge_responder(judge_id, strict=True)
+    judge = _JUDGES.get(
+        (type(responder), responder.id, samples, temperature, persona),
+        lambda: StoryJudge(responder, samples=samples, temperature=temperature, persona=persona),
+    )
     return judge.with_keys(SETTINGS.keys.merged(keys))  # type: ignore[return-value]

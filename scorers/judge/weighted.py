@@ -81,18 +81,27 @@ class WeightedJudge(PromptedJudge, Scorer):
 
     def __init__(
         self,
-        model: str = "qwen2.5-coder-1.5b",
+        model: str | None = None,
         *,
         persona: Persona | None = None,
         rationale_tokens: int = 24,
     ) -> None:
         from responders.local_llama import LocalLlamaResponder
 
+        model = model or LocalLlamaResponder.default_model
         super().__init__(LocalLlamaResponder(model), persona=persona)
         self.model = model
         self.rationale_tokens = rationale_tokens
         self.id = f"judge-weighted/local/{model}"
         self.label = f"Local judge, probability-weighted ({model})"
+
+    def setting_parts(self) -> list[str]:
+        """Its prompt's version and, when one is set, the reader persona (a persona changes
+        the prompt, so its judgements are cached and calibrated apart)."""
+        parts = [self.prompt_version]
+        if self.persona:
+            parts.append(f"persona={self.persona.describe()}")
+        return parts
 
     def seen_ids(self) -> frozenset[str]:
         """The rubric-label rows shown in the prompt as anchors."""

@@ -32,19 +32,21 @@ from typing import Any
 from config import ROOT
 from core.csvlog import CsvLog
 from core.progress import Progress
+from responders.registry import RESPONDERS, responder_class
 from studies.batch.eta import RowClock, eta_text
 from studies.batch.plan import RowTask
 from studies.batch.row import run_row, task_row
 
-#: Per-provider limits on local threads; others get the run's concurrency.
-THREAD_LIMITS = {"local": 1, "human": 4}
-
 
 def provider_limits(engine: str, concurrency: int) -> defaultdict[str, int]:
-    """How many rows of each provider may run at once."""
+    """How many rows of each provider may run at once: on local threads, at most what each
+    responder class declares (``max_parallel``); elsewhere the run's concurrency."""
     limits: defaultdict[str, int] = defaultdict(lambda: concurrency)
     if engine == "local":
-        limits.update({p: min(n, concurrency) for p, n in THREAD_LIMITS.items()})
+        for provider in RESPONDERS:
+            most = responder_class(provider).max_parallel
+            if most is not None:
+                limits[provider] = min(most, concurrency)
     return limits
 
 

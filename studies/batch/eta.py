@@ -4,8 +4,8 @@ Each provider's rows run beside the others', each provider at most its own
 limit at once (the local model one at a time), so the time left is the
 slowest provider's: its rows left × seconds per row ÷ rows it runs at once.
 Seconds per row come from this run's finished rows of that provider (wall
-time, asking and scoring); until one has finished, from :data:`TYPICAL_S`,
-a measured range, and the estimate is shown as a range.
+time, asking and scoring); until one has finished, from the range the
+responder class declares (``typical_seconds``), and the estimate is shown as a range.
 
 >>> clock = RowClock({"local": 1, "human": 4})
 >>> clock.eta({"local": 3, "human": 4})
@@ -23,12 +23,20 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
-#: Seconds one row takes (low, high) before a run has measured its own, per provider.
-#: The local model: 30 s alone up to ~100 s while other work shares this project's 2-core
-#: CPU (measured on batch runs of 200-token replies, scored by the BERT head).
-TYPICAL_S: dict[str, tuple[float, float]] = {"local": (30.0, 100.0), "human": (0.0, 1.0)}
-#: Cloud models, reply and scoring: a few seconds, up to ~20 s for long replies.
-CLOUD_S = (2.0, 20.0)
+from responders.base import Responder
+from responders.registry import responder_class
+
+
+def typical_seconds(provider: str) -> tuple[float, float]:
+    """Seconds one row of ``provider`` takes (low, high) before a run has measured its own.
+
+    >>> typical_seconds("local"), typical_seconds("openai")
+    ((30.0, 100.0), (2.0, 20.0))
+    """
+    try:
+        return responder_class(provider).typical_seconds
+    except KeyError:
+        return Responder.typical_seconds
 
 
 class RowClock:
@@ -48,7 +56,7 @@ class RowClock:
         if measured:
             mean = sum(measured) / len(measured)
             return mean, mean
-        return TYPICAL_S.get(provider, CLOUD_S)
+        return typical_seconds(provider)
 
     def eta(self, left: Mapping[str, int]) -> tuple[float, float] | None:
         """(low, high) seconds until the ``left`` rows per provider are done; None when none."""
@@ -98,7 +106,7 @@ def plan_estimate(providers: Sequence[str], limits: Mapping[str, int]) -> str:
     span = RowClock(limits).eta(counts)
     parts = []
     if counts.get("local"):
-        low, high = TYPICAL_S["local"]
+        low, high = typical_seconds("local")
         parts.append(
             f"{counts['local']} from the local model, one at a time, "
             f"{round(low)}–{round(high)} s each on a 2-core CPU"
