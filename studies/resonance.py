@@ -21,7 +21,6 @@ import numpy as np
 from scipy import stats as st
 from sklearn.metrics import f1_score, mean_squared_error
 
-from core.csvlog import sanitize_cell
 from core.progress import Progress, silent
 from core.stories import BundledStory, load_stories
 from core.tables import write_table
@@ -63,8 +62,8 @@ def rating_cells(rating: PairRating) -> dict[str, str]:
         "status": rating.status,
         "order_gap": "" if gap is None else f"{gap:.3f}",
         "position_bias": "" if gap is None else ("yes" if rating.position_bias else "no"),
-        "reason": sanitize_cell(rating.reason or ""),
-        "rationale": sanitize_cell(rating.rationale or ""),
+        "reason": rating.reason or "",
+        "rationale": rating.rationale or "",
     }
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from core.csvlog import sanitize_cell
 from core.progress import Progress, silent
 from core.stories import BundledStory, attribution, has_human_ratings, load_stories
 from scorers.agreement import compare
@@ -93,8 +92,8 @@ def _cells(score: Score) -> dict[str, str]:
     return {
         **values,
         "status": score.status,
-        "reason": sanitize_cell(score.reason or ""),
-        "rationale": sanitize_cell(score.rationale or ""),
+        "reason": score.reason or "",
+        "rationale": score.rationale or "",
         "spread": "" if score.spread is None else f"{score.spread:.3f}",
         "prompt_version": score.prompt_version or "",
     }

@@ -62,3 +62,45 @@ def test_every_command_writes_dangerous_cells_inert(command, replies, tmp_path):
     raw = [c for c in cells if c.startswith(("=", "+", "-", "@"))]
     assert not raw, raw
     assert any(c.startswith("'=HYPERLINK") for c in cells)
+
+
+@pytest.mark.slow
+def test_resonance_writes_dangerous_stories_inert(tmp_path):
+    """``cli.py resonance`` keeps the stories it rated: each dangerous one is written inert."""
+    src = tmp_path / "pairs.csv"
+    with open(src, "w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["story_a", "story_b"])
+        writer.writerows([d + " I lost my job today.", "My dog died last week."] for d in DANGEROUS)
+    out = tmp_path / "out.csv"
+    done = subprocess.run(
+        [sys.executable, "cli.py", "resonance", "--method", "embedding", "--input", str(src),
+         "--output", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    cells = _cells(out)
+    assert not [c for c in cells if c.startswith(("=", "+", "-", "@"))]
+    assert [r["story_a"] for r in read_csv(str(out))] == [
+        d + " I lost my job today." for d in DANGEROUS
+    ]
+
+
+def test_study_rows_are_made_safe_once_by_the_writer(tmp_path):
+    """A judge's reason or rationale reads back as it was said: the rows of the story and
+    resonance studies hold plain text and the one writer makes it inert (made safe twice,
+    ``=x`` came back as ``'=x``)."""
+    from scorers.base import Score
+    from scorers.resonance import PairRating
+    from studies.resonance import rating_cells
+    from studies.stories import _cells as story_cells
+
+    said = "=HYPERLINK(1) as the story says"
+    score = Score("judge/x", {"a": 2.0}, rationale=said, reason="-2 points")
+    rating = PairRating("judge/x", None, reason="@odd", rationale=said)
+    path = tmp_path / "rows.csv"
+    write_table(path, [story_cells(score), rating_cells(rating)])
+    back = read_csv(str(path))
+    assert [r["rationale"] for r in back] == [said, said]
+    assert [r["reason"] for r in back] == ["-2 points", "@odd"]
+    assert not [c for c in _cells(path) if c.startswith(("=", "+", "-", "@", "''"))]
