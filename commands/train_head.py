@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from commands.common import Subparsers, fail, say
+from commands.common import Subparsers, comma_list, fail, say
 from config import RUBRIC_LABELS_CSV
 
 
@@ -23,9 +23,10 @@ def run_train(args: argparse.Namespace) -> int:
         read_head,
         save_head,
     )
+    from scorers.bert_head.labels import load_labels
 
     try:
-        labels = ht.load_labels(Path(args.data), limit=args.limit)
+        labels = load_labels(Path(args.data), limit=args.limit)
     except (OSError, ValueError) as exc:
         return fail(str(exc), 2)
     config = ht.TrainConfig(
@@ -46,7 +47,7 @@ def run_train(args: argparse.Namespace) -> int:
         "interaction": FeatureRecipe(False, interaction=True, **shape),
     }
     recipes = choices if args.recipe == "select" else {args.recipe: choices[args.recipe]}
-    augment = tuple(a for a in args.augment.split(",") if a) if args.augment else ()
+    augment = tuple(args.augment)
     quick = ht.TrainConfig(heads=1, epochs=max(1, round(0.6 * args.epochs)), seed=args.seed)
     cv_config = quick if args.cv_quick else config
     search, best = _search(recipes, encoder, labels, y, augment, cv_config, args.folds)
@@ -109,9 +110,10 @@ def run_check(args: argparse.Namespace) -> int:
 
     from scorers.bert_head import training as ht
     from scorers.bert_head.head import HEAD_CARD, load_head
+    from scorers.bert_head.labels import load_labels
 
     head = load_head()
-    labels = ht.load_labels()
+    labels = load_labels()
     checks = ht.external_checks(head, labels, progress=say)
     for name, result in checks.items():
         print(f"{name}: Spearman {result['spearman']:.3f} (n={result['n']})")
@@ -156,7 +158,8 @@ def add_parser(sub: Subparsers) -> None:
     )
     train.add_argument(
         "--augment",
-        default="",
+        type=comma_list,
+        default=[],
         help="meaning-keeping perturbations whose variants of each reply join training, "
         "e.g. shortened,spelling-errors (default none: they cost accuracy)",
     )

@@ -11,16 +11,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from commands.common import Subparsers, fail, read_csv, say
+from commands.common import Subparsers, comma_list, fail, read_csv, say
 from responders.registry import LOCAL_DEFAULT
 
 
 def _folder(args: argparse.Namespace) -> Path | None:
     return Path(args.votes_dir) if args.votes_dir else None
-
-
-def _ids(text: str) -> list[str]:
-    return [part.strip() for part in (text or "").split(",") if part.strip()]
 
 
 def _create_from_replies(args: argparse.Namespace) -> list[str]:
@@ -31,8 +27,8 @@ def _create_from_replies(args: argparse.Namespace) -> list[str]:
     codes = []
     for message, entries in grouped.items():
         rnd = create_round(message, entries, seed=args.seed, folder=_folder(args))
-        if _ids(args.scorers):
-            rnd = score_round(rnd, _ids(args.scorers), folder=_folder(args))
+        if args.scorers:
+            rnd = score_round(rnd, args.scorers, folder=_folder(args))
         codes.append(rnd.code)
     return codes
 
@@ -50,9 +46,9 @@ def _create_from_responders(args: argparse.Namespace) -> list[str]:
     with terminal_progress("round") as progress:
         rnd, problems = make_round(
             message,
-            _ids(args.responders),
+            args.responders,
             seed=args.seed,
-            scorer_ids=_ids(args.scorers),
+            scorer_ids=args.scorers,
             progress=progress,
             folder=_folder(args),
             max_tokens=args.max_tokens,
@@ -139,12 +135,14 @@ def add_parser(sub: Subparsers) -> None:
     create = rounds.add_parser("create", help="create a round and print its code")
     create.add_argument("--question-id", type=int, default=None, help="a bundled question's id")
     create.add_argument("--message", default=None, help="a pasted message instead")
-    create.add_argument("--responders", default=LOCAL_DEFAULT, help="comma list")
+    create.add_argument("--responders", type=comma_list, default=[LOCAL_DEFAULT], help="comma list")
     create.add_argument(
         "--replies", default=None, help="CSV of prepared replies: message,source,reply"
     )
     create.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
-    create.add_argument("--scorers", default="bert-head", help="comma list; '' for none")
+    create.add_argument(
+        "--scorers", type=comma_list, default=["bert-head"], help="comma list; '' for none"
+    )
     create.add_argument("--max-tokens", type=int, default=256)
     create.add_argument("--temperature", type=float, default=0.7)
     _add_votes_dir(create)

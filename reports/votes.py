@@ -15,7 +15,7 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 
-from core.numbers import fmt
+from core.numbers import fmt, percent
 from core.tables import write_table
 from studies.votes.rounds import VoteRound, ballot
 from studies.votes.tally import MIN_VOTERS, RESULT_COLUMNS, Agreement, SourceResult
@@ -75,8 +75,8 @@ def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
             source_label(r.source),
             fmt(r.score, 2, signed=True),
             _interval(r.ci_low, r.ci_high),
-            f"{r.most_share:.0%} ({r.most})",
-            f"{r.least_share:.0%} ({r.least})",
+            f"{percent(r.most_share)} ({r.most})",
+            f"{percent(r.least_share)} ({r.least})",
             r.n,
         ]
         for rank, r in enumerate(results, start=1)
@@ -86,7 +86,7 @@ def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
 def agreement_rows(agreements: Sequence[Agreement]) -> list[list[object]]:
     """Rows for the scorer-agreement table (:data:`AGREEMENT_HEADERS`)."""
     return [
-        [a.scorer, a.votes, f"{a.top_match:.0%}", f"{a.bottom_match:.0%}", f"{a.chance:.0%}"]
+        [a.scorer, a.votes, percent(a.top_match), percent(a.bottom_match), percent(a.chance)]
         for a in agreements
     ]
 

@@ -1,7 +1,7 @@
 """Story ratings: how much empathy a story evokes, by judge and reader persona.
 
-:func:`rate_rows` rates the ``story`` column of any table (the Stories page
-and ``cli.py story-rate`` both call it); :func:`persona_grid` rates one story
+:func:`iter_rated_rows` rates the ``story`` column of any table, row by row
+(the Stories page and ``cli.py story-rate`` both call it); :func:`persona_grid` rates one story
 through several reader personas side by side; :func:`compare_with_humans`
 sets a judge's ratings of the bundled EmpathicStories stories beside their
 one-annotator "Empathizable" ratings (Pearson, Cohen's d, Wasserstein, a
@@ -10,7 +10,7 @@ paired t-test: the statistics of Roshanaei et al.'s tables), computed by
 standard deviations: positive means the judge rates higher (the paper
 reports the same overrating with the opposite sign, d = −0.34).
 
->>> rows = rate_rows([{"story": "  "}], None)
+>>> rows = list(iter_rated_rows([{"story": "  "}], None))
 >>> rows[0]["status"], rows[0]["empathy"]
 ('unscored', '')
 """
@@ -30,7 +30,7 @@ from scorers.rubric import load_rubric
 
 #: The rated components, in output order.
 STORY_COMPONENTS: tuple[str, ...] = load_rubric("story-evocation").components
-#: Columns ``rate_rows`` adds to each input row.
+#: Columns ``iter_rated_rows`` adds to each input row.
 OUTPUT_COLUMNS = (*STORY_COMPONENTS, "status", "reason", "rationale", "spread", "prompt_version")
 #: The default persona grid: low/high empathic concern × shared/no shared experience.
 DEFAULT_GRID: tuple[Persona | None, ...] = (
@@ -116,13 +116,6 @@ def iter_rated_rows(
             score = judge.score(story)  # cleans the text; empty or huge -> unscored
         yield {**row, **_cells(score)}
         progress(index + 1, len(rows), f"rated {index + 1}/{len(rows)} stories")
-
-
-def rate_rows(
-    rows: Sequence[Mapping[str, str]], judge: StoryJudge | None, progress: Progress = silent
-) -> list[dict[str, str]]:
-    """Every row rated (see :func:`iter_rated_rows`)."""
-    return list(iter_rated_rows(rows, judge, progress))
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from scorers.bert_head.head import (
     save_head,
     shipped_weights,
 )
+from scorers.bert_head.labels import load_labels
 
 WARM = (
     "I'm so sorry. Losing your dad this suddenly, right before your exams, is a lot to "
@@ -29,7 +30,7 @@ MESSAGE = "My dad died two weeks ago and I have exams next week. I can't focus a
 
 
 def test_training_on_a_small_slice_learns_and_round_trips(tmp_path):
-    labels = ht.load_labels(limit=80)
+    labels = load_labels(limit=80)
     encoder = load_encoder()
     recipe = FeatureRecipe(use_message=False)
     x = ht.featurize(encoder, recipe, labels)

@@ -123,7 +123,7 @@ def test_rate_rows_keeps_every_row_and_marks_bad_ones_with_the_reason():
         {"id": "4", "story": '=HYPERLINK("http://evil")\x00 my story'},
         {"id": "5"},
     ]
-    out = st.rate_rows(rows, judge)
+    out = list(st.iter_rated_rows(rows, judge))
     assert [r["id"] for r in out] == ["1", "2", "3", "4", "5"]
     assert [r["status"] for r in out] == ["ok", "unscored", "unscored", "ok", "unscored"]
     assert out[0]["empathy"] == "3.00" and out[0]["cognitive"] == "5.00"

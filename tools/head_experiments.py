@@ -48,6 +48,7 @@ from scorers.bert_head import folds as cv
 from scorers.bert_head import training as ht
 from scorers.bert_head.encoder import load_encoder
 from scorers.bert_head.head import FeatureRecipe
+from scorers.bert_head.labels import load_labels
 
 VARIANTS = ("reference", "sentences+interaction", "spans", "spans+interaction")
 _NAMES = ("cognitive", "emotional", "behavioral", "overall")
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
-    labels = ht.load_labels()
+    labels = load_labels()
     y = labels[["cognitive", "emotional", "behavioral"]].to_numpy(dtype=np.float32)
     config = ht.TrainConfig(heads=args.heads, epochs=args.epochs)
     views = {v: cv.splits(labels, v) for v in args.views.split(",")}

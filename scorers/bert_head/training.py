@@ -28,7 +28,7 @@ from scorers.agreement import compare
 from scorers.base import COMPONENTS, ScoreItem
 from scorers.bert_head.encoder import Encoder
 from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
-from scorers.bert_head.labels import data_hash, load_labels  # noqa: F401  (ht.load_labels)
+from scorers.bert_head.labels import data_hash
 
 Progress = Callable[[str], None]
 
