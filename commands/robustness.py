@@ -14,7 +14,7 @@ from studies import robustness as rb
 
 
 def rewriter_for(spec: str) -> Responder | None:
-    from perturbations.rewrite import find_rewriter
+    from studies.robustness import find_rewriter
 
     responder, reason = find_rewriter(spec)
     if reason:

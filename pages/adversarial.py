@@ -22,7 +22,6 @@ from pages.widgets.notice import reports_problems
 from pages.widgets.progress import gradio_progress
 from pages.widgets.scores import names
 from perturbations.registry import PERTURBATIONS, resolve
-from perturbations.rewrite import find_rewriter
 from reports.charts import robustness_heatmap
 from reports.lab import change_chart, lab_table
 from responders.registry import default_responder_ids, get_responder
@@ -55,7 +54,7 @@ REWRITER_CHOICES = [
 
 
 def _rewriter(choice: str):  # type: ignore[no-untyped-def]
-    return find_rewriter(None if choice == RULES_ONLY else choice)[0]
+    return rb.find_rewriter(None if choice == RULES_ONLY else choice)[0]
 
 
 def run_lab(

@@ -60,21 +60,6 @@ def rewrite_prompts() -> dict[str, object]:
     return json.loads(PROMPTS_FILE.read_text(encoding="utf-8"))
 
 
-def find_rewriter(responder_id: str | None) -> tuple[Responder | None, str | None]:
-    """(responder to rewrite with or None, why not) for an id; None or 'none' means rules.
-
-    >>> find_rewriter("none")
-    (None, None)
-    """
-    if not responder_id or responder_id == "none":
-        return None, None
-    from responders.registry import get_responder
-
-    responder = get_responder(responder_id)
-    reason = responder.unavailable_reason()
-    return (None, reason) if reason else (responder, None)
-
-
 def llm_rewrite(kind: str, text: str, rewriter: Responder) -> str:
     """Ask ``rewriter`` for a ``kind`` rewrite of ``text`` (raises on any failure)."""
     data = rewrite_prompts()

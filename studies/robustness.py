@@ -28,9 +28,23 @@ from core.progress import Progress, silent
 from core.tables import write_table
 from perturbations.base import Perturbation, Variant
 from responders.base import Responder
+from responders.registry import get_responder
 from scorers.base import Score, ScoreItem, Scorer
 
 MOVED = 0.25  # an overall change larger than this counts as "moved"
+
+
+def find_rewriter(responder_id: str | None) -> tuple[Responder | None, str | None]:
+    """(responder to rewrite with or None, why not) for an id; None or 'none' means rules.
+
+    >>> find_rewriter("none")
+    (None, None)
+    """
+    if not responder_id or responder_id == "none":
+        return None, None
+    responder = get_responder(responder_id)
+    reason = responder.unavailable_reason()
+    return (None, reason) if reason else (responder, None)
 
 
 @dataclass(frozen=True)
