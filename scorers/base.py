@@ -192,18 +192,9 @@ class Scorer(ABC):
         return "|".join([self.id, *self.setting_parts()])
 
     def setting_parts(self) -> list[str]:
-        """The parts of :attr:`setting` after the id: a prompt version, a trained head's data."""
-        parts: list[str] = []
-        version = getattr(self, "prompt_version", None)
-        if isinstance(version, str) and version:
-            parts.append(version)
-        card = getattr(self, "card", None)
-        if isinstance(card, dict) and card.get("data_hash"):
-            # The same labels can train different heads: the recipe tells them apart.
-            recipe = card.get("recipe") or {}
-            parts.append(f"data={card['data_hash']}")
-            parts += [f"{k}={v}" for k, v in sorted(recipe.items()) if k != "use_message" or v]
-        return parts
+        """The parts of :attr:`setting` after the id, declared by each scorer that has any
+        (a judge's prompt version and options, a trained head's data and recipe)."""
+        return []
 
     def score(self, reply: str, message: str | None = None) -> Score:
         """Score one reply (see :meth:`score_many`)."""

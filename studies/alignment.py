@@ -33,7 +33,7 @@ from scorers.agreement import compare
 from scorers.base import Score, Scorer
 from scorers.calibration import Calibration, fit_calibration
 from studies.labelled import LabelledSet
-from studies.score_cache import score_cached, scorer_setting
+from studies.score_cache import score_cached
 
 
 def score_values(scores: list[Score], names: list[str]) -> dict[str, np.ndarray]:
@@ -84,9 +84,7 @@ def run_alignment(
     scores = score_cached(scorer, data.items, cache, progress, cached_only=cached_only)
     values = score_values(scores, list(data.human))
     progress(len(scores), len(scores), "computing the statistics")
-    report = report_from_values(
-        data, scorer.id, scorer_setting(scorer), values, n_boot=n_boot, seed=seed
-    )
+    report = report_from_values(data, scorer.id, scorer.setting, values, n_boot=n_boot, seed=seed)
     report["n_scored"] = sum(s.ok for s in scores)
     report["unscored"] = dict(Counter(s.reason or "unknown" for s in scores if not s.ok))
     report["prompt_version"] = next((s.prompt_version for s in scores if s.prompt_version), None)

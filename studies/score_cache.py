@@ -41,11 +41,6 @@ from scorers.rubric import load_rubric
 BATCH = 8
 
 
-def scorer_setting(scorer: Scorer) -> str:
-    """The scorer's own :attr:`~scorers.base.Scorer.setting` (kept for callers' readability)."""
-    return scorer.setting
-
-
 def item_key(setting: str, item: ScoreItem) -> str:
     """The cache key of one item under one scorer setting."""
     blob = json.dumps([setting, item.message or "", item.reply], ensure_ascii=False)
@@ -54,7 +49,7 @@ def item_key(setting: str, item: ScoreItem) -> str:
 
 def cache_path(folder: Path, scorer: Scorer) -> Path:
     """The CSV file holding ``scorer``'s cached scores under ``folder``."""
-    setting = scorer_setting(scorer)
+    setting = scorer.setting
     slug = re.sub(r"[^A-Za-z0-9.-]+", "_", scorer.id).strip("_")[:80]
     digest = hashlib.sha256(setting.encode("utf-8")).hexdigest()[:10]
     return folder / f"{slug}-{digest}.csv"
@@ -107,7 +102,7 @@ def score_cached(
     ``cached_only`` nothing is scored: items not in the cache come back
     unscored ("not in the score cache"), to report on a run still going.
     """
-    setting = scorer_setting(scorer)
+    setting = scorer.setting
     keys = [item_key(setting, item) for item in items]
     cached = read_cache(folder, scorer) if folder else {}
     results: list[Score | None] = [cached.get(k) for k in keys]

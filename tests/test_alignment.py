@@ -17,7 +17,7 @@ from scorers.calibration import (
 )
 from studies import alignment
 from studies.labelled import from_rows, load_bundled, subset
-from studies.score_cache import score_cached, scorer_setting
+from studies.score_cache import score_cached
 
 
 class Overrater(Scorer):
@@ -132,7 +132,7 @@ def test_calibrated_wrapper_refuses_another_scorer_or_setting(tmp_path, monkeypa
     inner = Overrater()
     report = alignment.run_alignment(data, inner, n_boot=0, cache=None)
     cal = alignment.calibration_for(data, report, label="fake")
-    assert cal.name.startswith("fake-") and cal.setting == scorer_setting(inner)
+    assert cal.name.startswith("fake-") and cal.setting == inner.setting
     path = save_calibration(cal, tmp_path)
     loaded = find_calibration(cal.name, [tmp_path])
     assert (
@@ -165,7 +165,7 @@ def test_calibrated_judge_via_the_registry_and_prompt_version_check(tmp_path, mo
         {"overall": x},
         {"overall": x},
         scorer_id=judge.id,
-        setting=scorer_setting(judge),
+        setting=judge.setting,
         low=1,
         high=3,
         label="judge",
@@ -177,7 +177,7 @@ def test_calibrated_judge_via_the_registry_and_prompt_version_check(tmp_path, mo
         {"overall": x},
         {"overall": x},
         scorer_id=judge.id,
-        setting=scorer_setting(judge).replace("judge-v", "judge-old-v"),
+        setting=judge.setting.replace("judge-v", "judge-old-v"),
         low=1,
         high=3,
         label="stale",

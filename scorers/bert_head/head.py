@@ -193,6 +193,16 @@ class BertHead(Scorer):
         self.card = card
         self.encoder = encoder
 
+    def setting_parts(self) -> list[str]:
+        """The labels it trained on and its recipe (the same labels can train different heads)."""
+        if not self.card.get("data_hash"):
+            return []
+        recipe = self.card.get("recipe") or {}
+        return [
+            f"data={self.card['data_hash']}",
+            *(f"{k}={v}" for k, v in sorted(recipe.items()) if k != "use_message" or v),
+        ]
+
     def seen_ids(self) -> frozenset[str]:
         """The rubric-label rows it was trained on (when its card says it trained on them)."""
         return _training_ids(str(self.card.get("data_hash", "")))
