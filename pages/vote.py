@@ -244,6 +244,31 @@ def _maker() -> list[gr.components.Component]:
             temperature, *keys_in]  # fmt: skip
 
 
+def _results_tab() -> gr.Textbox:
+    """The Results tab and its events; returns its round-code box (the open round fills it)."""
+    with gr.Tab("Results"):
+        with gr.Row():
+            results_code = gr.Textbox(label="Round code (blank = every round)", scale=3)
+            refresh = gr.Button("Show results", scale=1)
+        status = notice_box()
+        chart = gr.Plot(label="Most and least empathetic, share of votes")
+        scroll_cue()
+        ranking = gr.Dataframe(headers=RANKING_HEADERS, interactive=False, wrap=True)
+        gr.Markdown("How often each scorer's top (bottom) reply was the voter's most (least):")
+        agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
+        with gr.Row():
+            results_download = gr.DownloadButton("Download results (CSV)", value=None)
+            votes_download = gr.DownloadButton("Download votes (CSV)", value=votes_file)
+    refresh.click(
+        reports_problems(4, at=3)(results),
+        results_code,
+        [chart, ranking, agreement, status, results_download],
+        api_name="results",
+    )
+    refresh.click(votes_file, None, votes_download, api_name=False)
+    return results_code
+
+
 def build() -> gr.Blocks:
     """Build the vote page."""
     with gr.Blocks(title="Empathy Lab · Vote") as page:
@@ -271,19 +296,7 @@ def build() -> gr.Blocks:
             reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
             vote_button = gr.Button("Vote", variant="primary", interactive=False)
             reveal = gr.Markdown()
-        with gr.Tab("Results"):
-            with gr.Row():
-                results_code = gr.Textbox(label="Round code (blank = every round)", scale=3)
-                refresh = gr.Button("Show results", scale=1)
-            status = notice_box()
-            chart = gr.Plot(label="Most and least empathetic, share of votes")
-            scroll_cue()
-            ranking = gr.Dataframe(headers=RANKING_HEADERS, interactive=False, wrap=True)
-            gr.Markdown("How often each scorer's top (bottom) reply was the voter's most (least):")
-            agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
-            with gr.Row():
-                results_download = gr.DownloadButton("Download results (CSV)", value=None)
-                votes_download = gr.DownloadButton("Download votes (CSV)", value=votes_file)
+        results_code = _results_tab()
         shown = [round_md, *boxes, most, least, reveal]
         # A button is active only when it can act: Open needs a code, Vote an open round.
         code_box.change(
@@ -314,13 +327,6 @@ def build() -> gr.Blocks:
             reports_problems(0)(vote), [current, voter, most, least, reason], reveal,
             api_name="vote",
         )  # fmt: skip
-        refresh.click(
-            reports_problems(4, at=3)(results),
-            results_code,
-            [chart, ranking, agreement, status, results_download],
-            api_name="results",
-        )
-        refresh.click(votes_file, None, votes_download, api_name=False)
         page.load(on_load, voter, [code_box, voter, current, *shown], api_name=False)
     return page
 
