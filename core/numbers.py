@@ -49,6 +49,19 @@ def fmt(value: Any, digits: int = 3, signed: bool = False) -> str:
     return f"{value:{sign}.{digits}f}"
 
 
+def with_interval(value: Any, low: Any = None, high: Any = None, digits: int = 2) -> str:
+    """A value and, when it has one, its interval: ``2.10 [1.90, 2.30]``.
+
+    >>> with_interval(2.1, 1.9, 2.3), with_interval(2.1), with_interval(None, 1, 2)
+    ('2.10 [1.90, 2.30]', '2.10', '–')
+    """
+    if missing(value):
+        return MISSING
+    if missing(low) or missing(high):
+        return fmt(value, digits)
+    return f"{fmt(value, digits)} [{fmt(low, digits)}, {fmt(high, digits)}]"
+
+
 def percent(value: Any) -> str:
     """A share from 0 to 1 as a whole percentage.
 

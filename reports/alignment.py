@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.numbers import fmt
+from core.numbers import fmt, with_interval
 
 #: Plain-language readings of each statistic (for clinicians and teachers).
 EXPLAIN: dict[str, str] = {
@@ -99,10 +99,8 @@ def table_rows(
         row = [LABELS[key] if readable else key]
         for result in components.values():
             ci = result.get("ci", {}).get(key)
-            cell = fmt(result.get(key), 2)
-            if ci and key not in NO_INTERVAL:
-                cell += f" [{fmt(ci[0], 2)}, {fmt(ci[1], 2)}]"
-            row.append(cell)
+            low, high = ci if ci and key not in NO_INTERVAL else (None, None)
+            row.append(with_interval(result.get(key), low, high))
         rows.append(row)
     return rows
 

@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from core.numbers import MISSING, fmt, missing
+from core.numbers import MISSING, missing, with_interval
 from studies.batch.plan import RowTask, plan_rows
 from studies.batch.store import RunFolder
 
@@ -222,16 +222,12 @@ def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     overall = summary[summary["component"] == "overall"]
     for scorer, group in overall.groupby("scorer", sort=False):
         cells = {
-            (r.responder, r.strategy): _fmt_interval(r.mean, r.ci_low, r.ci_high, r.n)
+            (r.responder, r.strategy): (
+                MISSING
+                if r.n == 0 or missing(r.mean)
+                else f"{with_interval(r.mean, r.ci_low, r.ci_high)} (n={r.n})"
+            )
             for r in group.itertuples()
         }
         table[f"{scorer} overall"] = [cells.get(key, "–") for key in table.index]
     return table.reset_index()
-
-
-def _fmt_interval(mean: float, low: float, high: float, n: int) -> str:
-    if n == 0 or missing(mean):
-        return MISSING
-    if missing(low):
-        return f"{fmt(mean, 2)} (n={n})"
-    return f"{fmt(mean, 2)} [{fmt(low, 2)}, {fmt(high, 2)}] (n={n})"
