@@ -184,6 +184,7 @@ def pair_row(message: str, a: Contender, b: Contender, verdict: PairVerdict) -> 
         "reply_b_chars": len(b.text),
         "prompt_version": verdict.prompt_version,
         "error": verdict.error or "",
+        "note": verdict.note or "",
     }
     for name in NAMES:
         row[f"{name}_a_first"] = verdict.first[name] if verdict.first else ""

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from config import Keys
 from responders.base import Responder, ResponderError, ResponderUnavailable
 from scorers.judge.core import PromptedJudge, cache_key, load_judge_prompt
+from scorers.judge.injection import neutralise
 from scorers.rubric import DEFAULT_RUBRIC
 
 PROMPT_NAME = "pairwise"
@@ -93,6 +94,8 @@ class PairVerdict:
     raw_first: str = ""
     raw_second: str = ""
     error: str | None = None
+    #: What was taken out of the quoted texts before judging (None when nothing was).
+    note: str | None = None
 
     def flipped(self, name: str = "overall") -> bool | None:
         """True when the two orders disagree on ``name``; None when an order is missing."""
@@ -139,8 +142,20 @@ class PairwiseJudge(PromptedJudge):
         )
 
     def compare(self, message: str | None, reply_a: str, reply_b: str) -> PairVerdict:
-        """Judge (a, b) and (b, a); the final verdict per name counts only when both agree."""
+        """Judge (a, b) and (b, a); the final verdict per name counts only when both agree.
+
+        Text addressed to the rater is taken out of the message and both replies first,
+        as for every other judge; the verdict's note says what was taken out.
+        """
         version = self.prompt_version
+        cleaned = [neutralise(t) for t in (message or "", reply_a, reply_b)]
+        note = "; ".join(
+            f"{where}: {c.note}"
+            for where, c in zip(("message", "reply a", "reply b"), cleaned, strict=True)
+            if c.note
+        )
+        message = cleaned[0].text if message else message
+        reply_a, reply_b = cleaned[1].text, cleaned[2].text
         try:
             first, raw_first = self._ask(message, reply_a, reply_b)
             second, raw_second = self._ask(message, reply_b, reply_a)
@@ -152,10 +167,13 @@ class PairwiseJudge(PromptedJudge):
                 None,
                 dict.fromkeys(NAMES, "unscored"),
                 error=f"the judge failed: {exc}",
+                note=note or None,
             )
         final = {
             n: final_verdict(first[n] if first else None, second[n] if second else None)
             for n in NAMES
         }
         error = None if first and second else "the judge's answer could not be read"
-        return PairVerdict(self.id, version, first, second, final, raw_first, raw_second, error)
+        return PairVerdict(
+            self.id, version, first, second, final, raw_first, raw_second, error, note or None
+        )
