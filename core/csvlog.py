@@ -3,19 +3,13 @@
 Every append takes a lock that holds across threads and processes (several
 app workers, or the CLI while the app runs), writes the header only when the
 file is new, writes each row with one ``write`` call, and syncs it to disk.
-Every cell is sanitised against CSV (formula) injection: a cell that starts
-with ``= + - @``, a tab or a carriage return (or their full-width forms), or
-with the escape quote itself, gets a leading ``'`` so a spreadsheet shows it
-as text; reading removes exactly that quote again, so any Unicode text
-round-trips unchanged. API keys never reach the file: the server's keys, the
-caller's and anything shaped like a key are redacted first. A cell longer
+Every cell goes through :func:`core.cells.safe_cell`: API keys (the server's,
+the caller's and anything shaped like a key) are redacted and a cell a
+spreadsheet would run as a formula is quoted; reading removes exactly that
+quote again, so any Unicode text round-trips unchanged. A cell longer
 than :data:`MAX_CELL_CHARS` is refused with a clear message; a log written by
 anyone, with cells of any size, can be read.
 
->>> sanitize_cell("=HYPERLINK(1)")
-"'=HYPERLINK(1)"
->>> unsanitize_cell(sanitize_cell("'quoted"))
-"'quoted"
 >>> import tempfile, pathlib
 >>> log = CsvLog(pathlib.Path(tempfile.mkdtemp()) / "demo.csv", ("name", "note"))
 >>> _ = log.append({"name": "=1+1", "note": "ok"})
@@ -36,11 +30,10 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from core.secrets import redact_keys
+from core.cells import safe_cell, unsanitize_cell
 
 #: The largest cell the app writes (a 1 MB note is refused, not stored).
 MAX_CELL_CHARS = 200_000
-_DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠", "'")
 _THREAD_LOCKS: dict[Path, threading.Lock] = {}
 _THREAD_LOCKS_GUARD = threading.Lock()
 
@@ -50,22 +43,6 @@ csv.field_size_limit(sys.maxsize)
 
 class CsvLogError(RuntimeError):
     """The log cannot be read or written; the message says where and why."""
-
-
-def sanitize_cell(value: str) -> str:
-    """Make a cell safe to open in a spreadsheet (see the module docstring)."""
-    return "'" + value if value.startswith(_DANGEROUS_START) else value
-
-
-def unsanitize_cell(value: str) -> str:
-    """Undo :func:`sanitize_cell`."""
-    return value[1:] if value.startswith("'") else value
-
-
-def _server_secrets() -> list[str]:
-    from config import SETTINGS
-
-    return SETTINGS.keys.secrets()
 
 
 class CsvLog:
@@ -90,7 +67,7 @@ class CsvLog:
             raise CsvLogError(
                 f"unknown column(s) for the {self.what}: {', '.join(sorted(unknown))}"
             )
-        secrets = [*_server_secrets(), *secrets]
+        secrets = list(secrets)
         out: dict[str, str] = {}
         for name in self.fields:
             value = row.get(name)
@@ -100,7 +77,7 @@ class CsvLog:
                     f"the {name} is {len(text):,} characters long; the {self.what} keeps at most "
                     f"{MAX_CELL_CHARS:,} per cell: shorten it and try again (nothing was written)"
                 )
-            out[name] = sanitize_cell(redact_keys(text, secrets))
+            out[name] = safe_cell(text, secrets)
         return out
 
     def append(self, row: Mapping[str, object], secrets: Iterable[str] = ()) -> dict[str, str]:

@@ -24,20 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
-from core.csvlog import _DANGEROUS_START, sanitize_cell, unsanitize_cell
-from core.secrets import redact_keys
-
-
-def safe_cell(value: object, secrets: Iterable[str] = ()) -> str:
-    """A cell as written: text, keys redacted, formula-safe.
-
-    >>> safe_cell(None), safe_cell(-1.5), safe_cell("@SUM(A1)")
-    ('', "'-1.5", "'@SUM(A1)")
-    """
-    from config import SETTINGS
-
-    text = "" if value is None else str(value)
-    return sanitize_cell(redact_keys(text, [*SETTINGS.keys.secrets(), *secrets]))
+from core.cells import DANGEROUS_START, safe_cell, unsanitize_cell
 
 
 class TableWriter:
@@ -113,6 +100,6 @@ def _read_back(value: object) -> object:
     >>> _read_back("'=1"), _read_back("'Cause"), _read_back("''Cause")
     ('=1', "'Cause", "'Cause")
     """
-    if isinstance(value, str) and value.startswith("'") and value[1:].startswith(_DANGEROUS_START):
+    if isinstance(value, str) and value.startswith("'") and value[1:].startswith(DANGEROUS_START):
         return unsanitize_cell(value)
     return value

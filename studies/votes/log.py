@@ -29,7 +29,8 @@ from pathlib import Path
 from filelock import FileLock
 
 from config import APP_VERSION
-from core.csvlog import CsvLog, CsvLogError, read_log, unsanitize_cell
+from core.cells import unsanitize_cell
+from core.csvlog import CsvLog, CsvLogError, read_log
 from core.textinput import InputError, clean_text
 from studies.votes.rounds import VoteRound, ballot, votes_dir
 

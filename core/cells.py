@@ -1,0 +1,45 @@
+"""One CSV cell as the app writes it: keys redacted, never run as a formula.
+
+A cell that starts with ``= + - @``, a tab or a carriage return (or their
+full-width forms), or with the escape quote itself, gets a leading ``'`` so a
+spreadsheet shows it as text; reading removes exactly that quote again, so
+any Unicode text round-trips unchanged. Every table (:mod:`core.tables`) and
+the append-only log (:mod:`core.csvlog`) write their cells through
+:func:`safe_cell`.
+
+>>> sanitize_cell("=HYPERLINK(1)")
+"'=HYPERLINK(1)"
+>>> unsanitize_cell(sanitize_cell("'quoted"))
+"'quoted"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from core.secrets import redact_keys
+
+#: What a cell may not start with unquoted.
+DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠", "'")
+
+
+def sanitize_cell(value: str) -> str:
+    """Make a cell safe to open in a spreadsheet (see the module docstring)."""
+    return "'" + value if value.startswith(DANGEROUS_START) else value
+
+
+def unsanitize_cell(value: str) -> str:
+    """Undo :func:`sanitize_cell`."""
+    return value[1:] if value.startswith("'") else value
+
+
+def safe_cell(value: object, secrets: Iterable[str] = ()) -> str:
+    """A cell as written: text, the server's keys and ``secrets`` redacted, formula-safe.
+
+    >>> safe_cell(None), safe_cell(-1.5), safe_cell("@SUM(A1)")
+    ('', "'-1.5", "'@SUM(A1)")
+    """
+    from config import SETTINGS
+
+    text = "" if value is None else str(value)
+    return sanitize_cell(redact_keys(text, [*SETTINGS.keys.secrets(), *secrets]))
