@@ -51,6 +51,11 @@ def responder_class(responder_id: str) -> type[Responder]:
     return _CLASSES[RESPONDERS.parse(responder_id)[0]]
 
 
+def responder_classes() -> dict[str, type[Responder]]:
+    """Every provider's responder class, by provider name."""
+    return dict(_CLASSES)
+
+
 _CACHE: dict[str, Responder] = {}
 _CACHE_LOCK = threading.Lock()
 

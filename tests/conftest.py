@@ -65,6 +65,20 @@ class Call:
     settings: GenerationSettings
 
 
+def one_at_a_time(monkeypatch: pytest.MonkeyPatch, provider: str) -> None:
+    """A batch runs a test-only ``provider``'s rows one at a time, as it runs the local model's."""
+    from studies.batch import engine
+
+    real = engine.provider_limits
+
+    def limits(name: str, concurrency: int):  # type: ignore[no-untyped-def]
+        out = real(name, concurrency)
+        out[provider] = 1
+        return out
+
+    monkeypatch.setattr(engine, "provider_limits", limits)
+
+
 class ScriptedResponder(Responder):
     """A fake responder: yields scripted chunks (with pauses) or raises; records calls."""
 

@@ -7,10 +7,9 @@ import re
 import pytest
 
 from core.questions import load_questions
-from studies.batch import engine as batch_engine
 from studies.batch.plan import BatchQuestion, BatchSettings
 from studies.batch.run import estimate, run_batch
-from tests.conftest import ScriptedResponder
+from tests.conftest import ScriptedResponder, one_at_a_time
 
 QUESTIONS = [BatchQuestion(str(q.question_id), q.question) for q in load_questions()[:4]]
 
@@ -25,14 +24,7 @@ def test_eta_follows_the_slow_responder_while_the_instant_answers_are_done(monke
     """Four slow replies (one at a time, ~1 s each) beside four therapists' answers that
     finish at once: after the first slow reply, about three slow replies are left."""
     slow = ScriptedResponder("slow", ["I hear ", "you."], pause_s=0.5)
-    real_limits = batch_engine.provider_limits
-
-    def limits(engine: str, concurrency: int):  # type: ignore[no-untyped-def]
-        out = real_limits(engine, concurrency)
-        out["scripted"] = 1  # the test's provider runs one at a time, as the local model does
-        return out
-
-    monkeypatch.setattr(batch_engine, "provider_limits", limits)
+    one_at_a_time(monkeypatch, "scripted")
     settings = BatchSettings(("scripted/slow", "human/counselchat"), ("study",), ())
     lines: list[tuple[int, str]] = []
 

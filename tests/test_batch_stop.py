@@ -13,7 +13,7 @@ import pytest
 from responders import registry
 from studies.batch.plan import row_key
 from studies.batch.store import RunFolder
-from tests.conftest import ScriptedResponder
+from tests.conftest import ScriptedResponder, one_at_a_time
 
 
 @pytest.fixture
@@ -21,13 +21,12 @@ def slow(monkeypatch: pytest.MonkeyPatch, tmp_path):  # type: ignore[no-untyped-
     """A scripted responder offered as ``scripted/slow``: 0.4 s a reply, one at a time (like
     the local model); runs under tmp_path."""
     from pages import batch
-    from studies.batch import engine as batch_engine
 
     responder = ScriptedResponder("slow", ["I hear ", "you."], pause_s=0.2)
     monkeypatch.setitem(registry.RESPONDERS._factories, "scripted", lambda model: responder)
     monkeypatch.setitem(registry._CACHE, "scripted/slow", responder)
     monkeypatch.setattr(batch, "RUNS_DIR", tmp_path)
-    monkeypatch.setitem(batch_engine.THREAD_LIMITS, "scripted", 1)
+    one_at_a_time(monkeypatch, "scripted")
     return responder
 
 

@@ -32,7 +32,7 @@ from typing import Any
 from config import ROOT
 from core.csvlog import CsvLog
 from core.progress import Progress
-from responders.registry import RESPONDERS, responder_class
+from responders.registry import responder_classes
 from studies.batch.eta import RowClock, eta_text
 from studies.batch.plan import RowTask
 from studies.batch.row import run_row, task_row
@@ -43,8 +43,8 @@ def provider_limits(engine: str, concurrency: int) -> defaultdict[str, int]:
     responder class declares (``max_parallel``); elsewhere the run's concurrency."""
     limits: defaultdict[str, int] = defaultdict(lambda: concurrency)
     if engine == "local":
-        for provider in RESPONDERS:
-            most = responder_class(provider).max_parallel
+        for provider, cls in responder_classes().items():
+            most = cls.max_parallel
             if most is not None:
                 limits[provider] = min(most, concurrency)
     return limits
