@@ -104,7 +104,7 @@ def create(
     strategies: list[str],
     teacher: str,
     scorers: list[str],
-    seed: float | None,
+    seed: str | float | None,
     max_tokens: float,
     temperature: float,
     voter: str,
@@ -114,11 +114,14 @@ def create(
     """Make a round (replies written now, scores saved) and show it to this session."""
     question = by_label(label or "")
     text = question.question if question and not (message or "").strip() else message
+    seed_text = str(seed if seed is not None else "").strip().removesuffix(".0")
+    if seed_text and not seed_text.lstrip("-").isdigit():
+        raise ValueError("The shuffle seed is a whole number, or blank for a random order.")
     try:
         rnd, problems = make_round(
             text,
             [r for r in responders or [] if r in RESPONDER_IDS],
-            seed=None if seed in (None, "") else int(seed),
+            seed=int(seed_text) if seed_text else None,
             scorer_ids=[s for s in scorers or [] if s in offered_scorer_ids()],
             strategies=list(strategies or []),
             teacher_replies=teacher or "",
@@ -230,7 +233,7 @@ def _maker() -> list[gr.components.Component]:
         label="Scorers shown after the vote (the empathy head takes seconds; a judge minutes)",
     )
     with gr.Row():
-        seed = gr.Number(value=None, precision=0, label="Shuffle seed (blank = random)")
+        seed = gr.Textbox(value="", label="Shuffle seed (blank = random)", max_length=12)
         max_tokens = gr.Slider(32, 1024, value=320, step=32, label="Max tokens per reply")
         temperature = gr.Slider(0.0, 1.5, value=0.7, step=0.05, label="Temperature")
     gr.Markdown(

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 
 from core.numbers import fmt, percent
 from core.tables import write_table
+from scorers.registry import scorer_label
 from studies.votes.rounds import VoteRound, ballot
 from studies.votes.tally import MIN_VOTERS, RESULT_COLUMNS, Agreement, SourceResult
 
@@ -27,7 +28,7 @@ AGREEMENT_HEADERS = ["scorer", "votes", "top = most", "bottom = least", "by chan
 def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
     """Least-empathetic share to the left, most-empathetic share to the right, per source."""
     ordered = sorted(results, key=lambda r: r.most_share - r.least_share)
-    names = [r.source for r in ordered] or ["(no votes yet)"]
+    names = [source_label(r.source) for r in ordered] or ["(no votes yet)"]
     least = [-100 * r.least_share for r in ordered]
     most = [100 * r.most_share for r in ordered]
     fig = go.Figure()
@@ -86,7 +87,13 @@ def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
 def agreement_rows(agreements: Sequence[Agreement]) -> list[list[object]]:
     """Rows for the scorer-agreement table (:data:`AGREEMENT_HEADERS`)."""
     return [
-        [a.scorer, a.votes, percent(a.top_match), percent(a.bottom_match), percent(a.chance)]
+        [
+            scorer_label(a.scorer),
+            a.votes,
+            percent(a.top_match),
+            percent(a.bottom_match),
+            percent(a.chance),
+        ]
         for a in agreements
     ]
 

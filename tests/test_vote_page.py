@@ -101,7 +101,10 @@ def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
         "least empathetic",
         "most empathetic",
     ]
-    assert agreement["data"][0][0] == "bert-head" and agreement["data"][0][1] == 2
+    assert (
+        agreement["data"][0][0] == "Empathy head (MiniLM + trained head)"
+        and agreement["data"][0][1] == 2
+    )
     with open(path, encoding="utf-8") as fh:
         assert fh.readline().strip() == "source,score,ci_low,ci_high,most_share,least_share,n"
 
