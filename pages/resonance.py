@@ -122,6 +122,14 @@ def rate_pair(
     return rating_markdown(rating), resonance_chart(rating.values, rating.orders)
 
 
+def _aspect_cells(rating: PairRating) -> list[object]:
+    """The four similarities, or only the overall one where one number stands for all
+    four (an embedding cannot tell the aspects apart: the others show '–')."""
+    if rating.ok and one_number(rating):
+        return ["–"] * (len(ASPECTS) - 1) + [_round(rating.value(ASPECTS[-1]))]
+    return [_round(rating.value(a)) for a in ASPECTS]
+
+
 def find_matches(
     story: str,
     method_id: str,
@@ -149,7 +157,7 @@ def find_matches(
         [
             m.story.story_id,
             m.story.source,
-            *(_round(m.rating.value(a)) for a in ASPECTS),
+            *_aspect_cells(m.rating),
             m.rating.status,
             " ".join(m.story.story.split()[:16]) + "…",
         ]

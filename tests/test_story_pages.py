@@ -92,6 +92,8 @@ def test_resonance_page_rates_a_pair_finds_matches_and_rates_a_file(client, tmp_
     assert notice == ""
     ids = [row[0] for row in found["data"]]
     assert len(ids) == 3 and load_stories()[0].story_id not in ids
+    # one similarity per match, under Overall; the aspects it cannot tell apart show '–'
+    assert all(row[2:5] == ["–", "–", "–"] and isinstance(row[5], float) for row in found["data"])
     path = tmp_path / "pairs.csv"
     with path.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=["story_a", "story_b", "human_empathy"])
