@@ -15,12 +15,24 @@ the append-only log (:mod:`core.csvlog`) write their cells through
 
 from __future__ import annotations
 
+import csv
+import sys
 from collections.abc import Iterable
 
 from core.secrets import redact_keys
 
 #: What a cell may not start with unquoted.
 DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠", "'")
+
+
+def any_cell_size() -> None:
+    """Let Python's csv module read a cell of any size (logs and uploads may hold one);
+    every reader of a CSV calls it before reading, so no import order matters.
+
+    >>> import csv; any_cell_size(); csv.field_size_limit() > 10**9
+    True
+    """
+    csv.field_size_limit(sys.maxsize)
 
 
 def sanitize_cell(value: str) -> str:

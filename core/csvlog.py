@@ -23,22 +23,18 @@ import csv
 import io
 import os
 import shutil
-import sys
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from filelock import FileLock
 
-from core.cells import safe_cell, unsanitize_cell
+from core.cells import any_cell_size, safe_cell, unsanitize_cell
 
 #: The largest cell the app writes (a 1 MB note is refused, not stored).
 MAX_CELL_CHARS = 200_000
 _THREAD_LOCKS: dict[Path, threading.Lock] = {}
 _THREAD_LOCKS_GUARD = threading.Lock()
-
-# Logs and uploads may hold cells of any size: never refuse one for its size.
-csv.field_size_limit(sys.maxsize)
 
 
 class CsvLogError(RuntimeError):
@@ -113,6 +109,7 @@ class CsvLog:
 
     def _check_header(self) -> None:
         with self.path.open(encoding="utf-8", newline="") as fh:
+            any_cell_size()
             header = next(csv.reader(fh), [])
         if tuple(header) != self.fields:
             raise CsvLogError(
@@ -157,6 +154,7 @@ def read_log(path: Path, fields: Sequence[str] | None = None) -> list[dict[str, 
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         raise CsvLogError(f"{path}, line {line}: contains a NUL byte (binary data?)")
+    any_cell_size()
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     rows: list[dict[str, str]] = []
     try:

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
-from core.cells import DANGEROUS_START, safe_cell, unsanitize_cell
+from core.cells import DANGEROUS_START, any_cell_size, safe_cell, unsanitize_cell
 
 
 class TableWriter:
@@ -86,6 +86,7 @@ def read_csv(path: str) -> list[dict[str, str]]:
     """
     try:
         with open(path, encoding="utf-8-sig", newline="") as fh:
+            any_cell_size()
             rows = list(csv.DictReader(fh))
     except FileNotFoundError:
         raise ValueError(f"no such file: {path}") from None
