@@ -31,7 +31,15 @@ from scorers.rubric import load_rubric
 #: The rated components, in output order.
 STORY_COMPONENTS: tuple[str, ...] = load_rubric("story-evocation").components
 #: Columns ``iter_rated_rows`` adds to each input row.
-OUTPUT_COLUMNS = (*STORY_COMPONENTS, "status", "reason", "rationale", "spread", "prompt_version")
+OUTPUT_COLUMNS = (
+    *STORY_COMPONENTS,
+    "status",
+    "reason",
+    "rationale",
+    "spread",
+    "prompt_version",
+    "note",
+)
 #: The default persona grid: low/high empathic concern × shared/no shared experience.
 DEFAULT_GRID: tuple[Persona | None, ...] = (
     None,
@@ -96,6 +104,7 @@ def _cells(score: Score) -> dict[str, str]:
         "rationale": score.rationale or "",
         "spread": "" if score.spread is None else f"{score.spread:.3f}",
         "prompt_version": score.prompt_version or "",
+        "note": score.note or "",
     }
 
 

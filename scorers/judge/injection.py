@@ -213,7 +213,7 @@ class InjectionGuard(Scorer):
                 shown = " / ".join(p if len(p) <= 120 else p[:117] + "…" for p in suspect)
                 notes.append(f"rating talk judged both ways, the lower verdict kept: “{shown}”")
         for note in notes:
-            score = _with_note(score, note)
+            score = with_note(score, note)
         return score
 
 
@@ -223,7 +223,8 @@ def _without(text: str, pieces: list[str]) -> str:
     return re.sub(r"[ \t]{2,}", " ", text).strip()
 
 
-def _with_note(score: Score, note: str) -> Score:
+def with_note(score: Score, note: str) -> Score:
+    """``score`` with ``note`` added to what it already says."""
     from dataclasses import replace
 
     return replace(score, note=f"{score.note}; {note}" if score.note else note)
