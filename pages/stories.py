@@ -18,8 +18,8 @@ from pages.widgets.names import scorer_choices
 from pages.widgets.notice import notice_box, scroll_cue, with_notice
 from pages.widgets.progress import gradio_progress
 from reports.story_charts import persona_chart, rating_distribution
-from scorers.base import Score
-from scorers.judge.story import StoryJudge, get_story_judge
+from scorers.base import Score, Scorer
+from scorers.judge.story import get_story_judge
 from scorers.registry import SAMPLED_JUDGE, sampled_judge_ids
 from scorers.rubric import load_rubric
 from studies import stories as st
@@ -51,7 +51,7 @@ CAUTION = (
 )
 
 
-def _judge(judge_id: str, options: dict, keys: dict) -> StoryJudge:
+def _judge(judge_id: str, options: dict, keys: dict) -> Scorer:
     try:
         judge = get_story_judge(judge_id, keys=keys, **options)
     except KeyError as exc:

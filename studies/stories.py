@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from core.progress import Progress, silent
 from core.stories import BundledStory, attribution, has_human_ratings, load_stories
 from scorers.agreement import compare
-from scorers.base import Score
+from scorers.base import Score, Scorer
 from scorers.judge.persona import Persona
-from scorers.judge.story import StoryJudge, get_story_judge
+from scorers.judge.story import get_story_judge
 from scorers.rubric import load_rubric
 
 #: The rated components, in output order.
@@ -109,7 +109,7 @@ def _cells(score: Score) -> dict[str, str]:
 
 
 def iter_rated_rows(
-    rows: Sequence[Mapping[str, str]], judge: StoryJudge | None, progress: Progress = silent
+    rows: Sequence[Mapping[str, str]], judge: Scorer | None, progress: Progress = silent
 ) -> Iterator[dict[str, str]]:
     """Each row plus the judge's ratings, one at a time (so a long run can be written as it goes).
 

@@ -24,10 +24,10 @@ from typing import Any, ClassVar
 
 from config import SETTINGS
 from responders.base import Responder
-from scorers.base import Score, ScoreItem
+from scorers.base import ScoreItem, Scorer
 from scorers.judge import base
 from scorers.judge.core import Instances, defuse, load_judge_prompt, persona_text
-from scorers.judge.injection import neutralise, with_note
+from scorers.judge.injection import InjectionGuard
 from scorers.judge.persona import Persona
 
 STORY_RUBRIC = "story-evocation"
@@ -61,25 +61,6 @@ class StoryJudge(base.BaseJudge):
     def build_prompt(self, item: ScoreItem) -> tuple[str, str]:
         return build_prompt(item.reply, self.persona)
 
-    def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
-        """Each story rated without the text in it that addresses the rater (noted), as
-        every reply judge reads replies; a story made of nothing else is unscored."""
-        cleaned = [neutralise(item.reply) for item in items]
-        kept = [ScoreItem(c.text, i.message) for c, i in zip(cleaned, items, strict=True)]
-        scores = iter(super()._score_batch([k for k in kept if k.reply.strip()]))
-        out = []
-        for c in cleaned:
-            if not c.text.strip():
-                score = Score.unscored(
-                    self.id,
-                    "nothing is left once the text addressed to the rater is removed",
-                    rubric_id=self.rubric_id,
-                )
-            else:
-                score = next(scores)
-            out.append(with_note(score, c.note) if c.note else score)
-        return out
-
 
 _JUDGES: Instances[StoryJudge] = Instances()
 
@@ -91,8 +72,9 @@ def get_story_judge(
     temperature: float = 0.0,
     persona: Persona | None = None,
     keys: Mapping[str, str] | None = None,
-) -> StoryJudge:
-    """The story judge for ``judge/<responder id>`` (``judge`` alone: the local model).
+) -> Scorer:
+    """The story judge for ``judge/<responder id>`` (``judge`` alone: the local model),
+    reading stories through the injection guard.
 
     One judge (one cache) per setting, shared by pages and commands; KeyError
     for an id that is not a judge or names an unknown responder.
@@ -109,4 +91,5 @@ def get_story_judge(
         (type(responder), responder.id, samples, temperature, persona),
         lambda: StoryJudge(responder, samples=samples, temperature=temperature, persona=persona),
     )
-    return judge.with_keys(SETTINGS.keys.merged(keys))  # type: ignore[return-value]
+    # A story is judged as a reply is: text in it that addresses the rater is removed first.
+    return InjectionGuard(judge.with_keys(SETTINGS.keys.merged(keys)))  # type: ignore[arg-type]
