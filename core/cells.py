@@ -16,6 +16,7 @@ the append-only log (:mod:`core.csvlog`) write their cells through
 from __future__ import annotations
 
 import csv
+import re
 import sys
 from collections.abc import Iterable
 
@@ -23,6 +24,9 @@ from core.secrets import redact_keys
 
 #: What a cell may not start with unquoted.
 DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠", "'")
+#: A plain number (``-1.5``, ``+2``, ``3e-05``): no formula, so written as it is and read
+#: back as a number by pandas, R or a spreadsheet.
+PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
 def any_cell_size() -> None:
@@ -36,8 +40,14 @@ def any_cell_size() -> None:
 
 
 def sanitize_cell(value: str) -> str:
-    """Make a cell safe to open in a spreadsheet (see the module docstring)."""
-    return "'" + value if value.startswith(DANGEROUS_START) else value
+    """Make a cell safe to open in a spreadsheet (see the module docstring).
+
+    >>> sanitize_cell("-0.4434"), sanitize_cell("-1+1"), sanitize_cell("-inf")
+    ('-0.4434', "'-1+1", "'-inf")
+    """
+    if value.startswith(DANGEROUS_START) and not PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
 
 
 def unsanitize_cell(value: str) -> str:
@@ -49,7 +59,7 @@ def safe_cell(value: object, secrets: Iterable[str] = ()) -> str:
     """A cell as written: text, the server's keys and ``secrets`` redacted, formula-safe.
 
     >>> safe_cell(None), safe_cell(-1.5), safe_cell("@SUM(A1)")
-    ('', "'-1.5", "'@SUM(A1)")
+    ('', '-1.5', "'@SUM(A1)")
     """
     from config import SETTINGS
 

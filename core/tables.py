@@ -44,7 +44,9 @@ class TableWriter:
     def __enter__(self) -> TableWriter:
         self._file = open(self.path, "w", encoding="utf-8", newline="")
         self._writer = csv.DictWriter(self._file, fieldnames=self.fields, extrasaction="ignore")
-        self._writer.writeheader()
+        # the header's cells go through the same rule as every other cell (an uploaded
+        # column may be named "=HYPERLINK(…)")
+        csv.writer(self._file).writerow([safe_cell(f, self._secrets) for f in self.fields])
         return self
 
     def write(self, row: Mapping[str, object]) -> None:
@@ -92,7 +94,7 @@ def read_csv(path: str) -> list[dict[str, str]]:
         raise ValueError(f"no such file: {path}") from None
     except (UnicodeDecodeError, csv.Error) as exc:
         raise ValueError(f"{path} is not a readable UTF-8 CSV file ({exc})") from None
-    return [{k: _read_back(v) for k, v in r.items()} for r in rows]
+    return [{_read_back(k): _read_back(v) for k, v in r.items()} for r in rows]
 
 
 def _read_back(value: object) -> object:
