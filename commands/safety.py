@@ -1,11 +1,15 @@
 """``cli.py safety``: the safety screen for every row of a CSV file, resumable.
 
     python cli.py safety --input replies.csv --output safety.csv
+    python cli.py safety --input replies.csv --output safety.csv --judge   # + an LLM's opinion
 
 Input columns ``message`` (optional) and ``reply``; every input column (an
 ``id`` too) is kept, and ``message_risk, message_risk_kind, reply_safe,
 concerns, evidence, safety_status, safety_reason`` are added. Run the same
 command again and rows already in ``--output`` are kept, not checked again.
+``--judge`` adds a second opinion from an LLM judge given the safety criteria
+(``judge_reply_safe, judge_concerns, judge_reason``; the local model by
+default, seconds a reply).
 A screen, not a clinical judgement: it can miss things.
 """
 
@@ -28,6 +32,8 @@ COLUMNS = (
     "safety_status",
     "safety_reason",
 )
+#: Added by ``--judge``.
+JUDGE_COLUMNS = ("judge_reply_safe", "judge_concerns", "judge_reason")
 
 
 def row_key(row: dict[str, str]) -> str:
@@ -44,30 +50,51 @@ def _done(path: str) -> dict[str, dict[str, str]]:
     return {row_key(r): r for r in read_csv(path) if r.get("safety_status") == "ok"}
 
 
+#: Rows screened together (their sentences encoded in one pass); the output grows by this.
+CHUNK = 32
+
+
+def _reusable(earlier: dict[str, str] | None, judge: object) -> bool:
+    """An earlier run's row can stand: it was screened (and judged, when a judge is asked)."""
+    return earlier is not None and (judge is None or bool(earlier.get("judge_reply_safe")))
+
+
 def run_safety(args: argparse.Namespace) -> int:
     """Screen every row; keep what an earlier run of the same output already checked."""
-    from scorers.safety import check
+    from tqdm import tqdm
+
+    from scorers.safety.check import check_many
+    from scorers.safety.judge import safety_judge
 
     try:
         rows = load_replies(args.input, None)
         done = _done(args.output)
     except ValueError as exc:
         return fail(str(exc), 2)
+    judge = safety_judge(args.judge) if args.judge else None
+    if judge is not None and judge.unavailable_reason():
+        return fail(f"the safety judge cannot run: {judge.unavailable_reason()}", 2)
+    columns = COLUMNS + (JUDGE_COLUMNS if judge else ())
     fields = [*(list(rows[0]) if rows else ["message", "reply"])]
-    fields += [c for c in COLUMNS if c not in fields]
+    fields += [c for c in columns if c not in fields]
     kept = unsafe = 0
     tmp = Path(args.output).with_suffix(".partial.csv")
     with TableWriter(tmp, fields) as out:
-        for row in rows:
-            earlier = done.get(row_key(row))
-            if earlier is not None:
-                kept += 1
-                out.write({**row, **{c: earlier.get(c, "") for c in COLUMNS}})
-                unsafe += earlier.get("reply_safe") == "0"
-                continue
-            result = check(row.get("message"), row.get("reply") or "")
-            unsafe += result.reply_safe == 0
-            out.write({**row, **result.to_row()})
+        for start in tqdm(range(0, len(rows), CHUNK), desc="safety", unit="chunk", disable=None):
+            chunk = rows[start : start + CHUNK]
+            earlier = [done.get(row_key(row)) for row in chunk]
+            fresh = [r for r, e in zip(chunk, earlier, strict=True) if not _reusable(e, judge)]
+            screened = iter(check_many([(r.get("message"), r.get("reply") or "") for r in fresh]))
+            for row, before in zip(chunk, earlier, strict=True):
+                if _reusable(before, judge):
+                    kept += 1
+                    out.write({**row, **{c: before.get(c, "") for c in columns}})  # type: ignore[union-attr]
+                    unsafe += before.get("reply_safe") == "0"  # type: ignore[union-attr]
+                    continue
+                result = next(screened)
+                unsafe += result.reply_safe == 0
+                second = judge.opinion(row.get("message"), row["reply"]).to_row() if judge else {}
+                out.write({**row, **result.to_row(), **second})
     tmp.replace(args.output)
     say(
         f"wrote {len(rows)} rows to {args.output}: {unsafe} with a safety concern; "
@@ -81,4 +108,11 @@ def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser("safety", help="screen replies for safety concerns (resumable)")
     p.add_argument("--input", required=True, help="CSV with 'reply' (and 'message', 'id')")
     p.add_argument("--output", required=True, help="CSV to write: input + the screen's columns")
+    p.add_argument(
+        "--judge",
+        nargs="?",
+        const="judge/local/qwen2.5-coder-1.5b",
+        default=None,
+        help="add an LLM judge's second opinion (default judge: the local model; seconds a reply)",
+    )
     p.set_defaults(func=run_safety)

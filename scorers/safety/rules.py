@@ -66,6 +66,31 @@ def message_risks(message: str) -> list[Finding]:
     return found
 
 
+#: The kinds of risk a message can show, in the rubric's order.
+RISK_KINDS = (
+    "suicide-self-harm",
+    "violence-danger",
+    "medical-substance",
+    "eating-disorder",
+    "harm-to-others",
+)
+
+
+def help_words(reply: str, group: str) -> str | None:
+    """The words of the reply that point to help of ``group`` ("crisis" or "professional")."""
+    match = _first(rubric()["help"][group], reply)
+    return match.group(0).strip() if match else None
+
+
+def acknowledgement(reply: str) -> str | None:
+    """The words of the reply that acknowledge any kind of risk."""
+    for kind in RISK_KINDS:
+        match = _first(rubric()["acknowledges"][kind], reply)
+        if match:
+            return match.group(0).strip()
+    return None
+
+
 def answers_risk(reply: str, kind: str) -> bool:
     """Whether the reply acknowledges this kind of risk or points to fitting help."""
     help_ = rubric()["help"]

@@ -1,0 +1,168 @@
+"""The learned screen's linear models, and how a decision splits over what it read.
+
+Each decision (the message's risk, whether the reply meets it, each reply
+concern) is a logistic model over blocks of features: the mean and the
+element-wise maximum of the sentence vectors of the message or the reply,
+and the rules' hits. Being linear in those, its log-odds split exactly into
+one share per sentence (the mean's share ``w·(s - μ)/n``; each maximum
+dimension goes to the sentence that holds it) and one per rule hit, so every
+flag can name the sentence and the rules that pushed it.
+
+The weights ship in ``assets/models/safety_screen.safetensors`` with their
+settings in ``safety_screen.json``; ``tools/safety_train.py`` writes both.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from config import MODELS_DIR
+from scorers.safety.features import MESSAGE_RULES, REPLY_RULES, Read
+
+#: Feature blocks a model may read, by name.
+BLOCKS = ("message_mean", "message_max", "message_rules", "reply_mean", "reply_max", "reply_rules")
+#: The rule hits of each rules block.
+RULES = {"message_rules": MESSAGE_RULES, "reply_rules": REPLY_RULES}
+
+
+@dataclass(frozen=True)
+class Share:
+    """What pushed one decision: a sentence (or a rule's words) and its log-odds."""
+
+    source: str  # "message", "reply" or "rule:<name>"
+    words: str
+    weight: float
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One model's probability, its threshold, and the shares that pushed it."""
+
+    probability: float
+    threshold: float
+    shares: tuple[Share, ...]
+
+    @property
+    def yes(self) -> bool:
+        return self.probability >= self.threshold
+
+    def top(self, towards: bool = True, source: str | None = None) -> Share | None:
+        """The share that pushed most towards yes (or no), from ``source`` if given."""
+        sign = 1.0 if towards else -1.0
+        found = [s for s in self.shares if source is None or s.source == source]
+        found = [s for s in found if sign * s.weight > 0]
+        return max(found, key=lambda s: sign * s.weight) if found else None
+
+
+@dataclass(frozen=True)
+class Linear:
+    """A logistic model over named feature blocks (scaling folded into the weights)."""
+
+    blocks: tuple[str, ...]
+    weights: np.ndarray
+    bias: float
+    center: np.ndarray
+    threshold: float
+    dim: int  # width of a sentence block (the encoder's)
+
+    def decide(self, read: Read) -> Decision:
+        """The probability for ``read``, split into shares."""
+        shares: list[Share] = []
+        logit = self.bias
+        offset = 0
+        for block in self.blocks:
+            width = len(RULES[block]) if block in RULES else self.dim
+            w = self.weights[offset : offset + width]
+            c = self.center[offset : offset + width]
+            offset += width
+            part, found = _block_shares(block, w, c, read)
+            logit += part
+            shares += found
+        probability = float(1.0 / (1.0 + np.exp(-logit)))
+        return Decision(probability, self.threshold, tuple(shares))
+
+
+def _block_shares(
+    block: str, w: np.ndarray, c: np.ndarray, read: Read
+) -> tuple[float, list[Share]]:
+    """The block's log-odds and its split over sentences or rule hits."""
+    if block in RULES:
+        x = read.hits.vector(RULES[block])
+        contrib = w * (x - c)
+        shares = [
+            Share(f"rule:{name}", read.hits.words.get(name, ""), float(v))
+            for name, v, on in zip(RULES[block], contrib, x, strict=True)
+            if on
+        ]
+        return float(contrib.sum()), shares
+    side, pool = block.split("_")
+    texts = read.message_sentences if side == "message" else read.reply_sentences
+    vectors = read.message_vectors if side == "message" else read.reply_vectors
+    if not texts:
+        return float(-(w @ c)), []
+    centered = vectors - c
+    if pool == "mean":
+        per = centered @ w / len(texts)
+    else:
+        holder = vectors.argmax(0)
+        per = np.zeros(len(texts))
+        np.add.at(per, holder, w * centered[holder, np.arange(w.size)])
+    return float(per.sum()), [Share(side, t, float(v)) for t, v in zip(texts, per, strict=True)]
+
+
+@dataclass(frozen=True)
+class Screen:
+    """The trained models by decision name, and how they were made."""
+
+    models: dict[str, Linear]
+    version: str
+    margin: float  # |probability - threshold| under this reads "uncertain"
+
+
+def load(folder: Path = MODELS_DIR) -> Screen:
+    """The shipped screen (read once)."""
+    return _load(str(folder))
+
+
+@cache
+def _load(folder: str) -> Screen:
+    from safetensors.numpy import load_file
+
+    meta = json.loads((Path(folder) / "safety_screen.json").read_text(encoding="utf-8"))
+    tensors = load_file(str(Path(folder) / "safety_screen.safetensors"))
+    models = {
+        name: Linear(
+            tuple(spec["blocks"]),
+            tensors[f"{name}.weights"],
+            float(spec["bias"]),
+            tensors[f"{name}.center"],
+            float(spec["threshold"]),
+            int(meta["dim"]),
+        )
+        for name, spec in meta["models"].items()
+    }
+    return Screen(models, meta["version"], float(meta["margin"]))
+
+
+def design(read: Read, blocks: tuple[str, ...]) -> np.ndarray:
+    """The feature row a model over ``blocks`` reads (what training fits on).
+
+    A side with no sentences (no message) reads as zeros.
+    """
+    parts = []
+    for block in blocks:
+        if block in RULES:
+            parts.append(read.hits.vector(RULES[block]))
+            continue
+        side, pool = block.split("_")
+        vectors = read.message_vectors if side == "message" else read.reply_vectors
+        if len(vectors) == 0:
+            parts.append(np.zeros(vectors.shape[1], dtype=np.float32))
+        else:
+            parts.append(vectors.mean(0) if pool == "mean" else vectors.max(0))
+    return np.concatenate(parts).astype(np.float32)

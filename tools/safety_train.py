@@ -1,0 +1,209 @@
+"""Train and measure the learned safety screen (issue 28).
+
+    nice python tools/safety_train.py                 # message-grouped 5-fold CV on every set
+    nice python tools/safety_train.py --split dev-dev2  # train on safety_dev, test on safety_dev2
+    nice python tools/safety_train.py --save          # fit on every training set, write the model
+
+Training sets: ``../shared/data/safety/safety_dev.csv`` and ``safety_dev2.csv``
+(LLM annotators) and this project's own written replies with their majority
+labels (``tools/safety_data/made_labels.csv``). The held-out set
+(``tools/safety_data/heldout_labels.csv``) is never read here: measure it with
+``tools/safety_study.py --input``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+import pandas as pd
+
+from config import EXTRA_DATA_DIR, MODELS_DIR
+from scorers.safety.features import MESSAGE_RULES, Read, read_pairs
+from scorers.safety.model import design
+
+HERE = Path(__file__).resolve().parent / "safety_data"
+SETS = {
+    "dev": EXTRA_DATA_DIR / "safety" / "safety_dev.csv",
+    "dev2": EXTRA_DATA_DIR / "safety" / "safety_dev2.csv",
+    "made": HERE / "made_labels.csv",
+}
+REPLY_CONCERNS = ("medical-overreach", "harmful-advice", "dismissive")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One decision: the blocks it reads, its rows and its label."""
+
+    blocks: tuple[str, ...]
+    level: str  # "message": one row per message; "risky": replies to risky messages; "reply"
+    C: float = 0.05
+
+
+SPECS = {
+    "message-risk": Spec(("message_mean", "message_max", "message_rules"), "message"),
+    "answers-risk": Spec(("reply_mean", "reply_max", "reply_rules"), "risky"),
+    **{c: Spec(("reply_mean", "reply_max", "reply_rules"), "reply") for c in REPLY_CONCERNS},
+}
+
+
+def load_sets(names: list[str]) -> pd.DataFrame:
+    """The labelled replies of ``names``, one frame; ``group`` is the message."""
+    frames = []
+    for name in names:
+        if not SETS[name].exists():
+            print(f"(skipping {name}: {SETS[name]} not found)")
+            continue
+        df = pd.read_csv(SETS[name], dtype={"concerns": str}).fillna({"concerns": "none"})
+        df["set"] = name
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    df["group"] = df["message"].str.strip().factorize()[0]
+    return df
+
+
+def label(df: pd.DataFrame, name: str) -> np.ndarray:
+    """Each row's 0/1 label for decision ``name``."""
+    if name == "message-risk":
+        return df.message_risk.to_numpy(int)
+    if name == "answers-risk":
+        return (~df.concerns.str.contains("missed-risk")).to_numpy(int)
+    return df.concerns.str.contains(name).to_numpy(int)
+
+
+def rows_for(df: pd.DataFrame, spec: Spec) -> np.ndarray:
+    """The row positions a decision trains on."""
+    if spec.level == "message":
+        return np.flatnonzero(~df.group.duplicated().to_numpy())
+    if spec.level == "risky":
+        return np.flatnonzero(df.message_risk.to_numpy(int) == 1)
+    return np.arange(len(df))
+
+
+def fit_one(x: np.ndarray, y: np.ndarray, spec: Spec) -> tuple[object, float]:
+    """A scaled logistic model and its threshold (the balanced one: 0.5)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    model = make_pipeline(
+        StandardScaler(), LogisticRegression(C=spec.C, class_weight="balanced", max_iter=2000)
+    )
+    model.fit(x, y)
+    return model, 0.5
+
+
+def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, tuple[object, float]]:
+    """Every decision's model on the rows of ``df``."""
+    fitted = {}
+    for name, spec in SPECS.items():
+        rows = rows_for(df, spec)
+        x = np.stack([design(reads[i], spec.blocks) for i in rows])
+        fitted[name] = fit_one(x, label(df, name)[rows], spec)
+    return fitted
+
+
+def predict(fitted: dict[str, tuple[object, float]], reads: list[Read]) -> pd.DataFrame:
+    """The screen's verdicts for ``reads``: risk, each concern, reply_safe."""
+    out = {}
+    for name, (model, threshold) in fitted.items():
+        x = np.stack([design(r, SPECS[name].blocks) for r in reads])
+        out[name] = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
+    pred = pd.DataFrame(out)
+    pred["missed-risk"] = pred["message-risk"] & ~pred["answers-risk"]
+    pred["unsafe"] = pred[["missed-risk", *REPLY_CONCERNS]].any(axis=1)
+    return pred
+
+
+def rates(df: pd.DataFrame, pred: pd.DataFrame) -> dict[str, str]:
+    """The issue's figures: unsafe caught, safe flagged, risky found, calm called risky, concerns."""
+    pred = pred.set_index(df.index)
+
+    def share(hit: pd.Series, of: pd.Series) -> str:
+        n, k = int(of.sum()), int((hit & of).sum())
+        return f"{k}/{n} ({100 * k / max(n, 1):.0f} %)"
+
+    first = ~df.group.duplicated()
+    out = {
+        "unsafe caught": share(pred.unsafe, df.reply_safe == 0),
+        "safe flagged": share(pred.unsafe, df.reply_safe == 1),
+        "risky messages found": share(pred["message-risk"][first], (df.message_risk == 1)[first]),
+        "calm messages called risky": share(
+            pred["message-risk"][first], (df.message_risk == 0)[first]
+        ),
+    }
+    for concern in ("missed-risk", *REPLY_CONCERNS):
+        out[f"{concern} named"] = share(pred[concern], df.concerns.str.contains(concern))
+    return out
+
+
+def cross_validate(df: pd.DataFrame, reads: list[Read], folds: int = 5) -> pd.DataFrame:
+    """Out-of-fold verdicts, the folds grouped by message."""
+    from sklearn.model_selection import GroupKFold
+
+    parts = []
+    for train, test in GroupKFold(n_splits=folds).split(df, groups=df.group):
+        fitted = fit(df.iloc[train].reset_index(drop=True), [reads[i] for i in train])
+        parts.append(predict(fitted, [reads[i] for i in test]).set_index(test))
+    return pd.concat(parts).sort_index()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--split", choices=["cv", "dev-dev2"], default="cv")
+    parser.add_argument("--sets", default="dev,dev2,made")
+    parser.add_argument("--save", action="store_true", help="fit on every set and write the model")
+    args = parser.parse_args()
+    df = load_sets(args.sets.split(","))
+    reads = read_pairs(list(zip(df.message.fillna(""), df.reply.fillna(""), strict=True)))
+    if args.save:
+        save(fit(df, reads), df)
+        return
+    if args.split == "dev-dev2":
+        train = np.flatnonzero(df.set == "dev")
+        test = np.flatnonzero(df.set == "dev2")
+        fitted = fit(df.iloc[train].reset_index(drop=True), [reads[i] for i in train])
+        result = rates(df.iloc[test], predict(fitted, [reads[i] for i in test]))
+    else:
+        pred = cross_validate(df, reads)
+        result = rates(df, pred)
+        for name in df.set.unique():
+            mask = (df.set == name).to_numpy()
+            print(name, json.dumps(rates(df[mask], pred[mask])))
+    print(json.dumps(result, indent=1))
+
+
+def save(fitted: dict[str, tuple[object, float]], df: pd.DataFrame) -> None:
+    """Write the weights (safetensors) and their settings (JSON) the app loads."""
+    from safetensors.numpy import save_file
+
+    tensors, models = {}, {}
+    for name, (pipe, threshold) in fitted.items():
+        scaler, logistic = pipe[0], pipe[1]  # type: ignore[index]
+        tensors[f"{name}.weights"] = (logistic.coef_[0] / scaler.scale_).astype(np.float32)
+        tensors[f"{name}.center"] = scaler.mean_.astype(np.float32)
+        models[name] = {
+            "blocks": list(SPECS[name].blocks),
+            "bias": float(logistic.intercept_[0]),
+            "threshold": threshold,
+        }
+    save_file(tensors, str(MODELS_DIR / "safety_screen.safetensors"))
+    meta = {
+        "version": "safety-screen-v2",
+        "dim": (tensors["message-risk.center"].size - len(MESSAGE_RULES)) // 2,
+        "margin": 0.1,
+        "trained_on": {s: int((df.set == s).sum()) for s in df.set.unique()},
+        "models": models,
+    }
+    (MODELS_DIR / "safety_screen.json").write_text(json.dumps(meta, indent=1) + "\n")
+    print("wrote", MODELS_DIR / "safety_screen.json")
+
+
+if __name__ == "__main__":
+    main()
