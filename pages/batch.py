@@ -22,6 +22,7 @@ from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import responder_choices, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
+from pages.widgets.visitor import on_load, visitor_folder, visitor_state, who
 from reports.batch import readable_headline, terms_markdown, write_report
 from responders.registry import LOCAL_DEFAULT, THERAPIST, default_responder_ids
 from scorers.registry import offered_scorer_ids
@@ -54,12 +55,15 @@ DEFAULT_RESPONDERS = [LOCAL_DEFAULT, THERAPIST]
 _PLAN_DEFAULTS = (5, 0, BUNDLED, None, DEFAULT_RESPONDERS, ["study"], 1)
 
 
-def run_folder(name: str) -> Path:
-    """The folder of the run called ``name`` (a plain name: letters, digits, ``_ . -``)."""
+def run_folder(name: str, visitor: str | None) -> Path:
+    """The folder of this visitor's run called ``name`` (a plain name: letters, digits, ``_ . -``).
+
+    Each visitor's runs are their own (:mod:`pages.widgets.visitor`); the CLI keeps plain folders.
+    """
     name = (name or "").strip()
     if not NAME_PATTERN.match(name):
         raise gr.Error("Give the run a plain name: letters, digits, '_', '.' or '-' (max 64).")
-    return RUNS_DIR / name
+    return visitor_folder(RUNS_DIR, visitor, name)
 
 
 def _questions(n: float, seed: float, source: str, upload: str | None) -> list[BatchQuestion]:
@@ -107,15 +111,17 @@ def run_page(
     max_tokens: float,
     samples: float,
     name: str,
+    visitor: str | None,
     *key_values: str,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+    request: gr.Request | None = None,
 ) -> tuple[str, pd.DataFrame, go.Figure | None, go.Figure | None, list[str]]:
     """Run or continue the batch here (the local engine); status, headline, charts, files.
 
     Stop lets the replies already asked for finish and be written; this then
     returns with what the run holds, so the results stay on the page.
     """
-    folder = run_folder(name)
+    folder = run_folder(name, who(visitor, request))
     questions = _questions(n, seed, source, upload)
     settings = _settings(responders, strategies, scorers, max_tokens, samples)
     keys = typed_keys(*key_values)
@@ -171,9 +177,9 @@ def outcome_text(outcome: BatchOutcome, stopped: bool) -> str:
     return counts + "."
 
 
-def stop_run(name: str) -> str:
-    """Ask the run called ``name`` to stop after the replies in flight."""
-    folder = str(run_folder(name))
+def stop_run(name: str, visitor: str | None, request: gr.Request | None = None) -> str:
+    """Ask this visitor's run called ``name`` to stop after the replies in flight."""
+    folder = str(run_folder(name, who(visitor, request)))
     with _STOPS_LOCK:
         stop = _STOPS.get(folder)
     if stop is None:
@@ -240,6 +246,8 @@ def build() -> gr.Blocks:
     """Build the batch page."""
     with gr.Blocks(title="Empathy Lab · Batch") as page:
         gr.Markdown(INTRO)
+        visitor = visitor_state()
+        on_load(page, visitor)
         options = _options()
         boxes, _ = key_boxes()
         plan = gr.Markdown(plan_line(*_PLAN_DEFAULTS))
@@ -268,13 +276,13 @@ def build() -> gr.Blocks:
         idle = (gr.update(interactive=True), gr.update(interactive=False))
         run.click(lambda: busy, None, [run, stop], api_name=False).then(
             reports_problems(4)(run_page),
-            [*options, *boxes],
+            [*options, visitor, *boxes],
             [status, headline, radar, bars, files],
             api_name="batch",
         ).then(lambda: idle, None, [run, stop], api_name=False)
         # Stop only raises the run's flag: the run finishes what it asked for, writes it,
         # and reports "Stopped" with its results (cancelling it would hide both).
-        stop.click(stop_run, options[-1], status, api_name="stop_batch")
+        stop.click(stop_run, [options[-1], visitor], status, api_name="stop_batch")
     return page
 
 

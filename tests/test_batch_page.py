@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from gradio_client import Client
 
+from pages.widgets.visitor import ensure_visitor, visitor_folder
 from studies.batch.store import RunFolder
 
 pytestmark = pytest.mark.slow
@@ -30,11 +31,21 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Client, obj
         patch.undo()
 
 
-def ask(client: Client, name: str, n: int = 3, responders=("human/counselchat",)) -> tuple:
+#: An API caller continues its runs by sending the same id each time (a browser keeps its own).
+API_VISITOR = ensure_visitor(None)
+
+
+def ask(
+    client: Client,
+    name: str,
+    n: int = 3,
+    responders=("human/counselchat",),
+    visitor: str | None = API_VISITOR,
+) -> tuple:
     from pages.batch import BUNDLED
 
     return client.predict(
-        n, 0, BUNDLED, None, list(responders), ["study"], [], 64, 1, name,
+        n, 0, BUNDLED, None, list(responders), ["study"], [], 64, 1, name, visitor,
         "", "", "", "", api_name="/batch",
     )  # fmt: skip
 
@@ -51,7 +62,9 @@ def test_run_shows_headline_and_files_then_continues(page):
     ]
     assert sorted(f.rsplit("/", 1)[-1] for f in files) == ["report.html", "results.csv"]
     assert "**3** already done" in ask(client, "page-run")[0]
-    assert len(RunFolder(runs / "page-run").log().read()) == 3
+    assert len(RunFolder(visitor_folder(runs, API_VISITOR, "page-run")).log().read()) == 3
+    # a stranger's run of the same name is theirs: it starts afresh and never sees this one's rows
+    assert "**3** replies made" in ask(client, "page-run", visitor=ensure_visitor(None))[0]
 
 
 def test_bad_names_and_empty_choices_are_refused_beside_the_button(page):
@@ -77,16 +90,18 @@ def test_the_page_offers_no_control_over_where_work_runs():
     params = set(inspect.signature(batch.run_page).parameters)
     assert not params & {"engine", "address", "concurrency", "runs_dir", "folder"}
     batch_api = next(dep for dep in demo.config["dependencies"] if dep.get("api_name") == "batch")
-    assert len(batch_api["inputs"]) == 10 + 4  # the ten options and the four key boxes
+    assert len(batch_api["inputs"]) == 10 + 1 + 4  # ten options, the visitor, four key boxes
 
 
-def test_stop_sets_the_flag_of_the_named_run():
+def test_stop_sets_the_flag_of_the_named_run_of_this_visitor_only():
     from pages import batch
 
     event = threading.Event()
-    batch._STOPS[str(batch.run_folder("busy"))] = event
+    mine, stranger = ensure_visitor(None), ensure_visitor(None)
+    batch._STOPS[str(batch.run_folder("busy", mine))] = event
     try:
-        assert "Stopping" in batch.stop_run("busy") and event.is_set()
-        assert "No run" in batch.stop_run("idle")
+        assert "No run" in batch.stop_run("busy", stranger) and not event.is_set()
+        assert "Stopping" in batch.stop_run("busy", mine) and event.is_set()
+        assert "No run" in batch.stop_run("idle", mine)
     finally:
         batch._STOPS.clear()

@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 
+from pages.widgets.visitor import ensure_visitor, visitor_folder
 from responders import registry
 from studies.batch.plan import row_key
 from studies.batch.store import RunFolder
@@ -33,6 +34,8 @@ def slow(monkeypatch: pytest.MonkeyPatch, tmp_path):  # type: ignore[no-untyped-
 #: The slow one blocks the plan's order while the therapists' answers finish at once: the rows
 #: that finished behind it must still be written when Stop leaves a gap before them.
 RESPONDERS = ["scripted/slow", "human/counselchat"]
+#: The browser that presses the buttons (its id, as the page's storage holds it).
+VISITOR = ensure_visitor(None)
 
 
 def press_run(name: str = "twice") -> tuple:
@@ -41,7 +44,7 @@ def press_run(name: str = "twice") -> tuple:
     from pages.widgets.notice import reports_problems
 
     return reports_problems(4)(batch.run_page)(
-        4, 0, batch.BUNDLED, None, RESPONDERS, ["study"], [], 64, 1, name, "", "", "", ""
+        4, 0, batch.BUNDLED, None, RESPONDERS, ["study"], [], 64, 1, name, VISITOR, "", "", "", ""
     )
 
 
@@ -57,7 +60,9 @@ def test_stop_then_run_at_once_on_the_page_never_asks_or_writes_a_row_twice(slow
     assert slow.calls, "the first run never asked"
     refused = press_run()  # another tab presses Run while it runs: refused, and …
     assert refused[0].startswith("⚠️") and "still going" in refused[0]
-    assert batch.stop_run("twice").startswith("Stopping")  # … Stop still reaches the first run
+    assert batch.stop_run("twice", VISITOR).startswith(
+        "Stopping"
+    )  # … Stop still reaches the first run
     again = press_run()  # Run again at once, as the Stopping line invites
     assert again[0].startswith("⚠️") and "still finishing" in again[0]
     worker.join(30)
@@ -66,15 +71,15 @@ def test_stop_then_run_at_once_on_the_page_never_asks_or_writes_a_row_twice(slow
     kept = int(re.search(r"(\d+) of 8 replies kept", status).group(1))
     assert 2 <= headline["ok"].sum() == kept < 8  # the partial results stay on the page
     asked = len(slow.calls)
-    stored = RunFolder(tmp_path / "twice").log().read()
+    stored = RunFolder(visitor_folder(tmp_path, VISITOR, "twice")).log().read()
     assert len(stored) == kept  # every finished reply was written, none lost on Stop
     assert sum(r["responder"] == "scripted/slow" for r in stored) == asked
     status, headline, *_ = press_run()
     assert f"**{8 - kept}** replies made" in status and f"**{kept}** already done" in status
     assert len(slow.calls) == 4  # nothing asked twice
-    keys = [row_key(r) for r in RunFolder(tmp_path / "twice").log().read()]
+    keys = [row_key(r) for r in RunFolder(visitor_folder(tmp_path, VISITOR, "twice")).log().read()]
     assert sorted(Counter(keys).values()) == [1] * 8  # nothing written twice
-    assert "No run" in batch.stop_run("twice")
+    assert "No run" in batch.stop_run("twice", VISITOR)
 
 
 def test_a_folder_the_command_line_is_running_is_refused_on_the_page_and_the_cli(slow, tmp_path):
@@ -84,8 +89,8 @@ def test_a_folder_the_command_line_is_running_is_refused_on_the_page_and_the_cli
 
     import cli
 
-    folder = tmp_path / "twice"
-    folder.mkdir()
+    folder = visitor_folder(tmp_path, VISITOR, "twice")  # this visitor's run "twice"
+    folder.mkdir(parents=True)
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(folder / ".run.lock")], stdout=subprocess.PIPE, text=True
     )

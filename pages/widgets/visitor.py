@@ -1,0 +1,79 @@
+"""Who is visiting: a random id kept in the visitor's browser, so their work stays theirs.
+
+On a public Space strangers share one server. Each browser gets an
+unguessable id on its first visit, kept in its local storage (encrypted with
+a secret only the server holds) so it survives a reload; a visitor's batch
+runs live in a folder named from that id, which no other visitor can name,
+read, resume or stop. A caller without a browser (the API) is known by its
+session (:func:`who`), else gets a fresh id per call.
+
+>>> a, b = ensure_visitor(None), ensure_visitor(None)
+>>> a != b and ensure_visitor(a) == a
+True
+>>> visitor_folder(Path("runs"), a, "my-batch") != visitor_folder(Path("runs"), b, "my-batch")
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from functools import cache
+from pathlib import Path
+
+import gradio as gr
+
+from config import SETTINGS
+
+#: Where the browser keeps the id.
+STORAGE_KEY = "empathy-lab-visitor"
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
+
+
+@cache
+def _secret() -> str:
+    """The server's secret for the browser storage (made once, kept in the cache folder)."""
+    path = SETTINGS.cache_dir / "visitor.secret"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip()
+
+
+def visitor_state() -> gr.BrowserState:
+    """The id in this browser's storage (fill it with :func:`ensure_visitor` on load)."""
+    return gr.BrowserState(None, storage_key=STORAGE_KEY, secret=_secret())
+
+
+def ensure_visitor(current: str | None) -> str:
+    """``current`` when it is a well-formed id, else a new random one."""
+    if isinstance(current, str) and _TOKEN.match(current):
+        return current
+    return secrets.token_urlsafe(24)
+
+
+def who(visitor: str | None, request: gr.Request | None) -> str | None:
+    """The browser's id; for a caller without one (the API), an id from its session.
+
+    >>> who("x" * 24, None) == "x" * 24, who(None, None) is None
+    (True, True)
+    """
+    if isinstance(visitor, str) and _TOKEN.match(visitor):
+        return visitor
+    session = getattr(request, "session_hash", None)
+    if session:
+        return hashlib.sha256(f"session\x00{session}\x00{_secret()}".encode()).hexdigest()[:32]
+    return None
+
+
+def visitor_folder(root: Path, visitor: str | None, name: str) -> Path:
+    """``root/visitors/<digest of the id>/<name>``: only this visitor can name it."""
+    digest = hashlib.sha256(ensure_visitor(visitor).encode()).hexdigest()[:32]
+    return root / "visitors" / digest / name
+
+
+def on_load(page: gr.Blocks, state: gr.BrowserState) -> None:
+    """Give the browser an id on its first visit (kept on later ones)."""
+    page.load(ensure_visitor, state, state, api_name=False, show_progress="hidden")
