@@ -7,7 +7,8 @@ where they came from. Two sets ship in ``assets/data`` (see its README);
 one is optional, because its terms give no licence to redistribute it:
 
 - ``rubric-labels`` (ships): 1,024 replies scored on the rubric (1–3 per
-  component; overall = their mean) by independent expert raters. The BERT
+  component; overall = their mean) by LLM annotators (three models, each reading every
+  item; not people). The BERT
   head was trained on them: its agreement on this set is in-sample;
 - ``welivita`` (ships, CC BY-NC source data): Welivita & Pu's
   EmpatheticDialogues openers, each with a human, a ChatGPT and an
@@ -39,7 +40,7 @@ from scorers.rubric import DEFAULT_RUBRIC, load_rubric
 
 #: The bundled sets and what each one is, for menus and ``--help``.
 BUNDLED: dict[str, str] = {
-    "rubric-labels": "1,024 replies rated on this rubric by expert raters (the head trained on them)",
+    "rubric-labels": "1,024 replies rated on this rubric by LLM annotators, not people (the head trained on them)",
     "welivita": "Welivita & Pu: human and ChatGPT replies rated 1–3 overall by people",
     "epitome": "EPITOME (Reddit): Emotional Reactions and Interpretations levels 0–2",
 }
@@ -148,7 +149,7 @@ def _rubric_labels(sample: int | None, seed: int) -> LabelledSet:
     comps = ["cognitive", "emotional", "behavioral"]
     human = {c: df[c].to_numpy(dtype=float) for c in comps}
     human["overall"] = df[comps].to_numpy(dtype=float).mean(1)
-    note = "rubric labels (expert raters; the BERT head was trained on all 1,024)"
+    note = "LLM-annotated rubric labels (not people; the BERT head was trained on all 1,024)"
     extra = {"id": df.id.astype(str).tolist(), "source": df.source.astype(str).tolist()}
     return LabelledSet("rubric-labels", _items(df), human, 1, 3, note, extra)
 

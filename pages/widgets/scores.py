@@ -41,7 +41,7 @@ def _cards() -> dict[str, dict]:
 
 
 #: A judge is ticked by default only when its measured overall Spearman with held-out
-#: expert labels (from its card) reaches this; below it, it stays one click away.
+#: LLM-annotated rubric labels (from its card) reaches this; below it, it stays one click away.
 DEFAULT_BAR = 0.55
 
 
@@ -59,7 +59,7 @@ def ticked_by_default(scorer_ids: Iterable[str]) -> tuple[list[str], str]:
         if is_judge(sid) and (rho is None or rho < DEFAULT_BAR):
             shown = "not measured" if rho is None else f"Spearman {rho:.2f}"
             notes.append(
-                f"**{scorer_label(sid)}** is not ticked: on held-out expert labels its overall "
+                f"**{scorer_label(sid)}** is not ticked: on held-out LLM-annotated rubric labels its overall "
                 f"agreement ({shown}) is under the {DEFAULT_BAR:.2f} this app asks of a default "
                 "judge, and it adds seconds per reply. Tick it to see its scores and reasons."
             )

@@ -1,0 +1,45 @@
+"""Who labelled what (issue 31): the project's labels were made by LLM annotators, never "expert".
+
+The rubric and safety labels come from language models working to a written brief; a
+clinician reading "expert" would trust the numbers more than they deserve. Every page,
+card, prompt, doc and data card the app ships is read here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: What the app ships or says: its code, assets and docs (not the tests, nor raw annotator files).
+SHIPPED = ("README.md", "app.py", "cli.py", "config.py", "assets", "docs", "pages", "scorers",
+           "studies", "reports", "commands", "core", "responders", "perturbations")  # fmt: skip
+#: The project's own words (bundled data such as CounselChat answers may say "expert" of people).
+SUFFIXES = {".py", ".md", ".json"}
+
+
+def shipped_files() -> list[Path]:
+    found = []
+    for name in SHIPPED:
+        path = ROOT / name
+        found += [path] if path.is_file() else [p for p in path.rglob("*") if p.suffix in SUFFIXES]
+    return found
+
+
+def test_no_shipped_text_calls_the_labels_expert():
+    said = [
+        f"{path.relative_to(ROOT)}: …{text[max(0, m.start() - 60) : m.end() + 40]}…"
+        for path in shipped_files()
+        for text in [path.read_text(encoding="utf-8", errors="replace")]
+        for m in re.finditer(r"expert", text, re.IGNORECASE)
+    ]
+    assert not said, "\n".join(said)
+
+
+def test_the_cards_say_who_labelled_and_lead_with_people_where_measured():
+    import json
+
+    head = json.loads((ROOT / "assets" / "cards" / "bert-head.json").read_text(encoding="utf-8"))
+    assert "LLM-annotated" in head["caution"]
+    safety = (ROOT / "docs" / "safety.md").read_text(encoding="utf-8")
+    assert "LLM annotators" in safety
