@@ -10,6 +10,7 @@ import threading
 import gradio as gr
 
 from pages import adversarial, batch, compare, flags, resonance, stories, trust, vote
+from pages.widgets.launch import launch_options
 from pages.widgets.style import CSS
 
 #: (tab title, page module); each module's ``demo`` also runs alone, and has its own
@@ -80,12 +81,13 @@ def start(**launch: object) -> gr.Blocks:
     """Start the app as ``python app.py`` does: preload, warm up in the background, launch.
 
     ``launch`` goes to :meth:`gradio.Blocks.launch` (tests pass
-    ``prevent_thread_lock=True`` and a port).
+    ``prevent_thread_lock=True`` and a port), over the operator's upload limit
+    and the runs folder (:func:`pages.widgets.launch.launch_options`).
     """
     preload()
     threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
     demo.queue(default_concurrency_limit=4)
-    demo.launch(**{"css": CSS, **launch})  # type: ignore[arg-type]
+    demo.launch(**{"css": CSS, **launch_options(), **launch})  # type: ignore[arg-type]
     return demo
 
 

@@ -6,6 +6,8 @@ Where work runs is the operator's choice, never a visitor's: the batch engine
 remote Ray cluster may be used at all (``EMPATHY_LAB_RAY_ALLOW_REMOTE=1``),
 rows run at once (``EMPATHY_LAB_BATCH_CONCURRENCY``) and the runs folder
 (``EMPATHY_LAB_RUNS_DIR``). The pages run batches with the local engine only.
+The operator also caps what strangers on one server can send: the largest
+upload (``EMPATHY_LAB_MAX_UPLOAD_MB``, default 20).
 
 Secrets (API keys) are read from the environment and from a local ``.env``
 file when one exists. They are kept in a :class:`Keys` mapping that never
@@ -117,6 +119,16 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         return default
 
 
+def _megabytes(env: Mapping[str, str], name: str, default: float) -> int:
+    """A size in MB from the environment, in bytes (a bad or non-positive value: the default).
+
+    >>> _megabytes({"X": "0.5"}, "X", 20), _megabytes({"X": "-1"}, "X", 20) == 20 * 2**20
+    (524288, True)
+    """
+    value = _float(env, name, default)
+    return int((value if value > 0 else default) * 2**20)
+
+
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
     try:
         return int(env.get(name, default))
@@ -147,6 +159,8 @@ class Settings:
     ray_allow_remote: bool
     batch_concurrency: int
     runs_dir: Path
+    #: The largest file a visitor may upload, in bytes (``EMPATHY_LAB_MAX_UPLOAD_MB``).
+    max_upload_bytes: int
     keys: Keys = field(repr=True)
 
     @classmethod
@@ -182,6 +196,7 @@ class Settings:
             ray_allow_remote=merged.get("EMPATHY_LAB_RAY_ALLOW_REMOTE", "") == "1",
             batch_concurrency=_int(merged, "EMPATHY_LAB_BATCH_CONCURRENCY", 4),
             runs_dir=Path(merged.get("EMPATHY_LAB_RUNS_DIR", ROOT / "runs")).expanduser(),
+            max_upload_bytes=_megabytes(merged, "EMPATHY_LAB_MAX_UPLOAD_MB", 20),
             keys=Keys({name: merged.get(name, "") for name in KEY_ENV_VARS}),
         )
 

@@ -305,4 +305,6 @@ def build() -> gr.Blocks:
 demo = build()
 
 if __name__ == "__main__":
-    demo.launch()
+    from pages.widgets.launch import launch_options
+
+    demo.launch(**launch_options())

@@ -216,4 +216,6 @@ def _calibration_tab(state: gr.State) -> None:
 demo = build()
 
 if __name__ == "__main__":
-    demo.launch()
+    from pages.widgets.launch import launch_options
+
+    demo.launch(**launch_options())
