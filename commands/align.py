@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from commands.common import Subparsers, fail, read_csv, say
+from commands.common import Subparsers, fail, say
 from config import SCORE_CACHE_DIR, USER_CALIBRATIONS_DIR
 from core.progress import terminal_progress
 from core.tables import write_table
@@ -21,7 +21,7 @@ from studies.labelled import parse_mapping, parse_scale
 
 def load_data(args: argparse.Namespace, rubric_id: str):
     """The labelled set the arguments name (a CSV with a mapping, or a bundled set)."""
-    from studies.labelled import from_rows, load_bundled
+    from studies.labelled import from_rows, load_bundled, read_rows
 
     if args.bundled:
         return load_bundled(args.bundled, args.sample, args.seed)
@@ -29,7 +29,7 @@ def load_data(args: argparse.Namespace, rubric_id: str):
         raise ValueError(
             "give --bundled NAME, or --input CSV with at least one --human NAME=COLUMN"
         )
-    rows = read_csv(args.input)
+    rows = read_rows(args.input)
     data = from_rows(
         rows,
         parse_mapping(args.human),

@@ -19,6 +19,8 @@ keys are redacted and a cell that a spreadsheet would run as a formula
 from __future__ import annotations
 
 import csv
+import itertools
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -80,21 +82,52 @@ def write_table(
     return len(rows)
 
 
-def read_csv(path: str) -> list[dict[str, str]]:
+def read_csv(
+    path: str | Path, *, max_rows: int | None = None, max_bytes: int | None = None
+) -> list[dict[str, str]]:
     """Rows of a UTF-8 CSV file as strings (cells of any size); ValueError with a clear message.
 
-    A cell this app made formula-safe reads back as it was; a person's own leading
-    apostrophe ("'Cause I care") is kept.
+    ``max_bytes``: a bigger file is refused before a byte is parsed. ``max_rows``:
+    rows are read one at a time and a file with more is refused after reading
+    ``max_rows + 1`` of them, so a huge file is never held in memory. Messages
+    name the file by its base name only (an upload's folder is the server's).
+    A cell this app made formula-safe reads back as it was; a person's own
+    leading apostrophe ("'Cause I care") is kept.
     """
+    name = Path(path).name
     try:
+        size = os.path.getsize(path)
+        if max_bytes is not None and size > max_bytes:
+            raise ValueError(
+                f"{name} is over {_megabytes(max_bytes)}, the most that is read: "
+                "split it into smaller files"
+            )
         with open(path, encoding="utf-8-sig", newline="") as fh:
             any_cell_size()
-            rows = list(csv.DictReader(fh))
+            limit = None if max_rows is None else max_rows + 1
+            rows = list(itertools.islice(csv.DictReader(fh), limit))
     except FileNotFoundError:
         raise ValueError(f"no such file: {path}") from None
     except (UnicodeDecodeError, csv.Error) as exc:
-        raise ValueError(f"{path} is not a readable UTF-8 CSV file ({exc})") from None
+        raise ValueError(f"{name} is not a readable UTF-8 CSV file ({exc})") from None
+    if max_rows is not None and len(rows) > max_rows:
+        raise ValueError(
+            f"{name} has more than {max_rows:,} rows; at most {max_rows:,} are read: "
+            "split it into smaller files"
+        )
     return [{_read_back(k): _read_back(v) for k, v in r.items()} for r in rows]
+
+
+def _megabytes(size: int) -> str:
+    """A size limit for people.
+
+    >>> _megabytes(20 * 2**20), _megabytes(int(2.5 * 2**20)), _megabytes(1536)
+    ('20 MB', '2.5 MB', '0.0015 MB')
+    """
+    megabytes = size / 2**20
+    if megabytes < 1:
+        return f"{megabytes:.2g} MB"
+    return f"{megabytes:,.1f}".removesuffix(".0") + " MB"
 
 
 def _read_back(value: object) -> object:

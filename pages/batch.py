@@ -71,7 +71,7 @@ def _questions(n: float, seed: float, source: str, upload: str | None) -> list[B
         raise gr.Error("Upload a CSV file with a 'question' column, or pick the bundled questions.")
     try:
         if source == UPLOAD:
-            return questions_from_csv(upload)  # type: ignore[arg-type]
+            return questions_from_csv(upload, SETTINGS.max_upload_bytes)  # type: ignore[arg-type]
         return bundled_questions(int(n), int(seed))
     except ValueError as exc:
         raise gr.Error(str(exc)) from None

@@ -10,9 +10,9 @@ import tempfile
 import gradio as gr
 import plotly.graph_objects as go
 
+from config import SETTINGS
 from core.numbers import cell
 from core.stories import attribution, find_story, load_stories
-from core.tables import read_csv
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue, with_notice
@@ -178,11 +178,9 @@ def rate_file(
     if not file:
         raise gr.Error("Upload a CSV file with story_a and story_b columns first.")
     try:
-        rows = read_csv(file)
+        rows = rs.read_pairs(file, max_bytes=SETTINGS.max_upload_bytes)
     except ValueError as exc:
         raise gr.Error(str(exc)) from None
-    if not rows or "story_a" not in rows[0] or "story_b" not in rows[0]:
-        raise gr.Error("The CSV needs story_a and story_b columns (and at least one row).")
     method = _method(method_id, typed_keys(key_1, key_2, key_3, key_4))
     rated = rs.rate_pair_rows(rows, method, gradio_progress(progress))
     with tempfile.NamedTemporaryFile("w", suffix="-resonance.csv", delete=False) as fh:

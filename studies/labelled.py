@@ -28,12 +28,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
 from core import datasets
+from core.tables import read_csv
 from scorers.agreement import rescale
 from scorers.base import ScoreItem, Scorer
 from scorers.rubric import DEFAULT_RUBRIC, load_rubric
@@ -77,6 +79,11 @@ def _number(value: object) -> float:
     except ValueError:
         return math.nan
     return number if math.isfinite(number) else math.nan
+
+
+def read_rows(path: str | Path, max_bytes: int | None = None) -> list[dict[str, str]]:
+    """An upload's rows; over ``max_bytes`` or :data:`MAX_ROWS` rows it is refused unread."""
+    return read_csv(path, max_rows=MAX_ROWS, max_bytes=max_bytes)
 
 
 def from_rows(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from scipy import stats as st
@@ -23,7 +24,7 @@ from sklearn.metrics import f1_score, mean_squared_error
 
 from core.progress import Progress, silent
 from core.stories import BundledStory, load_stories
-from core.tables import write_table
+from core.tables import read_csv, write_table
 from scorers.resonance import (
     ASPECTS,
     EmbeddingResonance,
@@ -41,6 +42,8 @@ OUTPUT_COLUMNS = (*ASPECTS, "status", "order_gap", "position_bias", "reason", "r
 #: Human label columns :func:`pair_metrics` looks for: ``human_event`` … ``human_empathy``.
 LABEL_PREFIX = "human_"
 BIN_AT = 2.5
+#: The most pairs an upload on the page may hold (a bigger file is refused, not cut).
+MAX_PAIRS = 2000
 
 
 def pair_from_row(row: Mapping[str, str]) -> Pair:
@@ -51,6 +54,21 @@ def pair_from_row(row: Mapping[str, str]) -> Pair:
         if a.strip() and b.strip():
             aspects[aspect] = (a, b)
     return Pair(row.get("story_a") or "", row.get("story_b") or "", aspects)
+
+
+def read_pairs(
+    path: str | Path, max_rows: int | None = MAX_PAIRS, max_bytes: int | None = None
+) -> list[dict[str, str]]:
+    """The rows of a pairs CSV (``story_a``, ``story_b``), refused unread past the limits.
+
+    Messages name the file by its base name (an upload's folder is the server's).
+    """
+    rows = read_csv(path, max_rows=max_rows, max_bytes=max_bytes)
+    if not rows or "story_a" not in rows[0] or "story_b" not in rows[0]:
+        raise ValueError(
+            f"{Path(path).name} needs story_a and story_b columns (and at least one row)"
+        )
+    return rows
 
 
 def rating_cells(rating: PairRating) -> dict[str, str]:

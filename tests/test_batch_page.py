@@ -7,7 +7,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from gradio_client import Client
+from gradio_client import Client, handle_file
 
 from pages.widgets.visitor import ensure_visitor, visitor_folder
 from studies.batch.store import RunFolder
@@ -65,6 +65,21 @@ def test_run_shows_headline_and_files_then_continues(page):
     assert len(RunFolder(visitor_folder(runs, API_VISITOR, "page-run")).log().read()) == 3
     # a stranger's run of the same name is theirs: it starts afresh and never sees this one's rows
     assert "**3** replies made" in ask(client, "page-run", visitor=ensure_visitor(None))[0]
+
+
+def test_a_bad_upload_names_only_the_files_base_name(page, tmp_path):
+    """Issue 30 point 7: "…/gradio/72f7…/bad.csv needs a 'question' column" showed the server path."""
+    from pages.batch import UPLOAD
+
+    client, _ = page
+    bad = tmp_path / "bad.csv"
+    bad.write_text("text\nI feel alone.\n", encoding="utf-8")
+    status, *_ = client.predict(
+        5, 0, UPLOAD, handle_file(str(bad)), ["human/counselchat"], ["study"], [], 64, 1,
+        "bad-upload", API_VISITOR, "", "", "", "", api_name="/batch",
+    )  # fmt: skip
+    assert status.startswith("⚠️") and "bad.csv needs a 'question' column" in status
+    assert "/" not in status and "gradio" not in status, status
 
 
 def test_bad_names_and_empty_choices_are_refused_beside_the_button(page):

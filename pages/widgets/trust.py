@@ -7,12 +7,19 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-from core.tables import read_csv
+from config import SETTINGS
 from pages.widgets.keys import typed_keys
 from reports import alignment as charts
 from scorers.calibration import CalibrationError
 from scorers.registry import get_scorer
-from studies.labelled import from_rows, load_bundled, parse_mapping, parse_scale, subset
+from studies.labelled import (
+    from_rows,
+    load_bundled,
+    parse_mapping,
+    parse_scale,
+    read_rows,
+    subset,
+)
 
 #: The choice that means "read my CSV" instead of a bundled set.
 UPLOAD = "my CSV file"
@@ -43,7 +50,7 @@ def labelled_set(
             raise ValueError("upload a CSV file with a 'reply' column and your rating columns")
         pairs = [p.strip() for p in mapping.replace(";", ",").split(",") if p.strip()]
         data = from_rows(
-            read_csv(upload),
+            read_rows(upload, SETTINGS.max_upload_bytes),
             parse_mapping(pairs),
             scale=parse_scale(scale.strip()),
             rubric_id=rubric_id,

@@ -158,30 +158,31 @@ def bundled_questions(n: int, seed: int = 0) -> list[BatchQuestion]:
     return [BatchQuestion(str(q.question_id), q.question) for q in picked]
 
 
-def questions_from_csv(path: str | Path) -> list[BatchQuestion]:
+def questions_from_csv(path: str | Path, max_bytes: int | None = None) -> list[BatchQuestion]:
     """Questions from a CSV with a ``question`` (or ``message``) column, ids optional.
 
-    Raises ValueError naming the file, the line and the fix.
+    A file over ``max_bytes`` or with more than :data:`MAX_QUESTIONS` rows is
+    refused before it is held in memory. Raises ValueError naming the file (its
+    base name: an upload's folder is the server's), the line and the fix.
     """
     from core.tables import read_csv
 
-    rows = read_csv(str(path))
+    name = Path(path).name
+    rows = read_csv(path, max_rows=MAX_QUESTIONS, max_bytes=max_bytes)
     if not rows:
-        raise ValueError(f"{path} has no rows")
+        raise ValueError(f"{name} has no rows")
     column = next((c for c in ("question", "message") if c in rows[0]), None)
     if column is None:
-        raise ValueError(f"{path} needs a 'question' column (columns: {', '.join(rows[0])})")
-    if len(rows) > MAX_QUESTIONS:
-        raise ValueError(f"{path} has {len(rows):,} rows; a batch takes at most {MAX_QUESTIONS:,}")
+        raise ValueError(f"{name} needs a 'question' column (columns: {', '.join(rows[0])})")
     out, seen = [], set()
     for line, row in enumerate(rows, start=2):
         qid = (row.get("question_id") or "").strip() or str(line - 1)
         try:
             text = clean_text(row.get(column) or "", what=f"question on line {line}")
         except InputError as exc:
-            raise ValueError(f"{path}: {exc}") from None
+            raise ValueError(f"{name}: {exc}") from None
         if qid in seen:
-            raise ValueError(f"{path}, line {line}: question_id {qid!r} is used twice")
+            raise ValueError(f"{name}, line {line}: question_id {qid!r} is used twice")
         seen.add(qid)
         out.append(BatchQuestion(qid, text))
     return out
