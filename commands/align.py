@@ -61,9 +61,11 @@ def print_table(title: str, components: dict) -> None:
 def run_align(args: argparse.Namespace) -> int:
     """Score the labelled rows, compare with people, write the report(s)."""
     from scorers.registry import get_scorer
+    from studies.alignment import checked_resamples
     from studies.labelled import unseen_by
 
     try:
+        checked_resamples(args.boot)
         scorer = get_scorer(args.scorer)
         data = load_data(args, scorer.rubric_id)
         if not args.cross_validated:  # out-of-fold scores are held out already

@@ -52,6 +52,10 @@ def summary_markdown(report: dict) -> str:
 
 def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
     """Score, compare, draw; returns the page's outputs and the state for calibration."""
+    try:
+        n_boot = alignment.checked_resamples(boot)  # before a long run, not during it
+    except ValueError as exc:
+        raise gr.Error(str(exc)) from None
     scorer = checked_scorer(scorer_id, keys)
     data = labelled_set(source, upload, mapping, scale, sample, scorer.rubric_id)
     try:
@@ -59,7 +63,7 @@ def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, pr
     except ValueError as exc:
         raise gr.Error(str(exc)) from None
     report = alignment.run_alignment(
-        data, scorer, n_boot=int(boot), progress=gradio_progress(progress)
+        data, scorer, n_boot=n_boot, progress=gradio_progress(progress)
     )
     if report["n_scored"] == 0:
         raise gr.Error(f"Nothing could be scored: {report['unscored']}")
@@ -144,7 +148,13 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
                 info="people's ratings the scorer never saw; the head trained on the rubric labels",
             )
             sample = gr.Number(value=40, precision=0, label="Sample size (0 = all)")
-            boot = gr.Number(value=200, precision=0, label="Bootstrap resamples")
+            boot = gr.Number(
+                value=200,
+                precision=0,
+                minimum=0,
+                maximum=alignment.MAX_BOOT,
+                label=f"Bootstrap resamples (0–{alignment.MAX_BOOT:,})",
+            )
         with gr.Row(visible=False) as upload_row:
             upload = gr.File(
                 label="Your CSV (reply, message, rating columns)",

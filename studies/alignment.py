@@ -35,6 +35,30 @@ from scorers.calibration import Calibration, fit_calibration
 from studies.labelled import LabelledSet
 from studies.score_cache import score_cached
 
+#: The most bootstrap resamples one report draws (the Trust page's box, the CLI's --boot).
+MAX_BOOT = 1000
+
+
+def checked_resamples(n: object) -> int:
+    """``n`` as a count of bootstrap resamples from 0 to :data:`MAX_BOOT`; ValueError if not.
+
+    >>> checked_resamples(200.0), checked_resamples(0)
+    (200, 0)
+    >>> checked_resamples(10**9)
+    Traceback (most recent call last):
+    ValueError: bootstrap resamples must be a whole number from 0 to 1,000 (got 1000000000)
+    """
+    try:
+        count = int(n)  # type: ignore[call-overload]
+        whole = count == n
+    except (TypeError, ValueError, OverflowError):
+        whole = False
+    if not whole or not 0 <= count <= MAX_BOOT:
+        raise ValueError(
+            f"bootstrap resamples must be a whole number from 0 to {MAX_BOOT:,} (got {n})"
+        )
+    return count
+
 
 def score_values(scores: list[Score], names: list[str]) -> dict[str, np.ndarray]:
     """Each name's values across ``scores`` (NaN where unscored)."""
@@ -53,6 +77,7 @@ def compare_all(
     seed: int = 0,
 ) -> dict[str, dict[str, Any]]:
     """:func:`compare` for every name with human ratings (on ``rows`` only when given)."""
+    n_boot = checked_resamples(n_boot)
     pick = slice(None) if rows is None else rows
     return {
         name: compare(
@@ -79,8 +104,10 @@ def run_alignment(
 
     Returns ``{"scorer", "data", "note", "n_rows", "n_scored", "unscored"
     (reason → count), "components" (name → compare() result), "rows",
-    "values" (name → scorer values)}``.
+    "values" (name → scorer values)}``. Resamples past :data:`MAX_BOOT` are
+    refused before anything is scored.
     """
+    n_boot = checked_resamples(n_boot)
     scores = score_cached(scorer, data.items, cache, progress, cached_only=cached_only)
     values = score_values(scores, list(data.human))
     progress(len(scores), len(scores), "computing the statistics")

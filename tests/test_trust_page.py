@@ -38,6 +38,29 @@ def test_page_helpers_explain_and_refuse(tmp_path) -> None:
     assert "Cohen's d > 0" in " ".join(frame["what it means"])
 
 
+def test_bootstrap_resamples_past_the_maximum_are_refused_before_anything_runs(monkeypatch):
+    """Issue 29: "Bootstrap resamples" had no maximum; 10**9 meant a run that never ends."""
+    from studies import alignment
+
+    monkeypatch.setattr(trust, "checked_scorer", lambda *a: pytest.fail("the scorer was loaded"))
+    with pytest.raises(gr.Error, match=r"whole number from 0 to 1,000 \(got 1000000000\)"):
+        trust.run_align("bert-head", "welivita", None, "", "1:5", 40, 10**9, "", "", "", "")
+    with pytest.raises(gr.Error, match="from 0 to 1,000"):
+        trust.run_align("bert-head", "welivita", None, "", "1:5", 40, -1, "", "", "", "")
+    (box,) = [b for b in trust.demo.blocks.values() if "Bootstrap" in str(getattr(b, "label", ""))]
+    assert (box.minimum, box.maximum) == (0, alignment.MAX_BOOT) == (0, 1000)
+    data = trust.labelled_set("rubric-labels", None, "", "", 5, "counselling")
+    with pytest.raises(ValueError, match="from 0 to 1,000"):  # the study refuses it too
+        alignment.run_alignment(data, NeverScored(), n_boot=10**9, cache=None)
+
+
+class NeverScored(Scorer):
+    id = "never-scored"
+
+    def _score_batch(self, items):
+        raise AssertionError("scored before the resamples were checked")
+
+
 @pytest.fixture(scope="module")
 def client() -> Iterator:
     from gradio_client import Client
