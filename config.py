@@ -6,8 +6,9 @@ Where work runs is the operator's choice, never a visitor's: the batch engine
 remote Ray cluster may be used at all (``EMPATHY_LAB_RAY_ALLOW_REMOTE=1``),
 rows run at once (``EMPATHY_LAB_BATCH_CONCURRENCY``) and the runs folder
 (``EMPATHY_LAB_RUNS_DIR``). The pages run batches with the local engine only.
-The operator also caps what strangers on one server can send: the largest
-upload (``EMPATHY_LAB_MAX_UPLOAD_MB``, default 20).
+The operator also caps what strangers on one server can send and leave: the
+largest upload (``EMPATHY_LAB_MAX_UPLOAD_MB``, default 20) and the largest
+the flag log may grow (``EMPATHY_LAB_MAX_FLAG_LOG_MB``, default 50).
 
 Secrets (API keys) are read from the environment and from a local ``.env``
 file when one exists. They are kept in a :class:`Keys` mapping that never
@@ -161,6 +162,8 @@ class Settings:
     runs_dir: Path
     #: The largest file a visitor may upload, in bytes (``EMPATHY_LAB_MAX_UPLOAD_MB``).
     max_upload_bytes: int
+    #: The largest the flag log may grow, in bytes (``EMPATHY_LAB_MAX_FLAG_LOG_MB``).
+    max_flag_log_bytes: int
     keys: Keys = field(repr=True)
 
     @classmethod
@@ -197,6 +200,7 @@ class Settings:
             batch_concurrency=_int(merged, "EMPATHY_LAB_BATCH_CONCURRENCY", 4),
             runs_dir=Path(merged.get("EMPATHY_LAB_RUNS_DIR", ROOT / "runs")).expanduser(),
             max_upload_bytes=_megabytes(merged, "EMPATHY_LAB_MAX_UPLOAD_MB", 20),
+            max_flag_log_bytes=_megabytes(merged, "EMPATHY_LAB_MAX_FLAG_LOG_MB", 50),
             keys=Keys({name: merged.get(name, "") for name in KEY_ENV_VARS}),
         )
 

@@ -8,7 +8,11 @@ the caller's and anything shaped like a key) are redacted and a cell a
 spreadsheet would run as a formula is quoted; reading removes exactly that
 quote again, so any Unicode text round-trips unchanged. A cell longer
 than :data:`MAX_CELL_CHARS` is refused with a clear message; a log written by
-anyone, with cells of any size, can be read.
+anyone, with cells of any size, can be read. A log may be given a size cap
+(``max_bytes``: an append that would pass it is refused, nothing written),
+and may keep its parsed rows (``keep_reads``) keyed by the file's size,
+modification time and inode, so a log read again unchanged is not parsed
+again (appends always change the size).
 
 >>> import tempfile, pathlib
 >>> log = CsvLog(pathlib.Path(tempfile.mkdtemp()) / "demo.csv", ("name", "note"))
@@ -35,6 +39,10 @@ from core.cells import any_cell_size, safe_cell, unsanitize_cell
 MAX_CELL_CHARS = 200_000
 _THREAD_LOCKS: dict[Path, threading.Lock] = {}
 _THREAD_LOCKS_GUARD = threading.Lock()
+#: A file's (size, mtime_ns, inode): what a kept read is keyed on.
+Stamp = tuple[int, int, int]
+#: Parsed rows of the logs that keep their reads, by path.
+_READS: dict[Path, tuple[Stamp, list[dict[str, str]]]] = {}
 
 
 class CsvLogError(RuntimeError):
@@ -45,16 +53,33 @@ class CsvLog:
     """An append-only CSV file at ``path`` with the columns ``fields``."""
 
     def __init__(
-        self, path: Path, fields: Sequence[str], *, what: str = "log", nothing: str = ""
+        self,
+        path: Path,
+        fields: Sequence[str],
+        *,
+        what: str = "log",
+        nothing: str = "",
+        max_bytes: int | None = None,
+        keep_reads: bool = False,
     ) -> None:
         self.path = Path(path)
         self.fields = tuple(fields)
         self.what = what
         self.nothing = nothing or f"the {what} is empty"
+        self.max_bytes = max_bytes
+        self.keep_reads = keep_reads
         self._file_lock = FileLock(str(self.path) + ".lock", timeout=60)
         with _THREAD_LOCKS_GUARD:
-            key = self.path.resolve()
-            self._thread_lock = _THREAD_LOCKS.setdefault(key, threading.Lock())
+            self._key = self.path.resolve()
+            self._thread_lock = _THREAD_LOCKS.setdefault(self._key, threading.Lock())
+
+    def stamp(self) -> Stamp | None:
+        """The file's (size, mtime_ns, inode) now; None when there is no file yet."""
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return None
+        return (st.st_size, st.st_mtime_ns, st.st_ino)
 
     def prepare(self, row: Mapping[str, object], secrets: Iterable[str] = ()) -> dict[str, str]:
         """The row as it will be written: keys redacted, every cell sanitised and checked."""
@@ -86,20 +111,34 @@ class CsvLog:
         """Append rows under one lock, each with its own write."""
         secrets = list(secrets)
         prepared = [self.prepare(row, secrets) for row in rows]
+        texts = [_csv_text([[row[f] for f in self.fields]]) for row in prepared]
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._thread_lock, self._file_lock:
-                if not self.path.exists() or self.path.stat().st_size == 0:
-                    self._write_text(_csv_text([self.fields]))
+                size = self.path.stat().st_size if self.path.exists() else 0
+                if size == 0:
+                    texts.insert(0, _csv_text([self.fields]))
                 else:
                     self._check_header()
-                for row in prepared:
-                    self._write_text(_csv_text([[row[f] for f in self.fields]]))
+                self._check_room(size, texts)
+                for text in texts:
+                    self._write_text(text)
         except OSError as exc:
             raise CsvLogError(
                 f"could not write the {self.what} {self.path}: {exc.strerror or exc}"
             ) from exc
         return prepared
+
+    def _check_room(self, size: int, texts: Sequence[str]) -> None:
+        """Refuse an append that would take the log past ``max_bytes`` (nothing is written)."""
+        if self.max_bytes is None:
+            return
+        if size + sum(len(t.encode("utf-8")) for t in texts) > self.max_bytes:
+            raise CsvLogError(
+                f"the {self.what} is full: it may hold at most {self.max_bytes / 2**20:.3g} MB, "
+                "a limit the server's operator sets, so nothing was written. The operator can "
+                "download the log, move it aside and start a new one, or raise the limit."
+            )
 
     def _write_text(self, text: str) -> None:
         with self.path.open("a", encoding="utf-8", newline="") as fh:
@@ -122,14 +161,26 @@ class CsvLog:
         if not self.path.exists():
             return []
         with self._thread_lock, self._file_lock:
-            return read_log(self.path, self.fields)
+            if not self.keep_reads:
+                return read_log(self.path, self.fields)
+            return [dict(row) for row in self._kept_read()]
+
+    def _kept_read(self) -> list[dict[str, str]]:
+        """The parsed rows, parsed again only when the file changed (call under the locks)."""
+        stamp = self.stamp()
+        kept = _READS.get(self._key)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        rows = read_log(self.path, self.fields)
+        _READS[self._key] = (stamp, rows)  # type: ignore[assignment]
+        return rows
 
     def export(self, destination: Path) -> int:
         """Copy the log (after checking every row) to ``destination``; returns the row count."""
         with self._thread_lock, self._file_lock:
             if not self.path.exists():
                 raise CsvLogError(f"{self.nothing}: {self.path} does not exist")
-            rows = read_log(self.path, self.fields)
+            rows = self._kept_read() if self.keep_reads else read_log(self.path, self.fields)
             shutil.copyfile(self.path, destination)
         return len(rows)
 

@@ -118,12 +118,22 @@ FlagLogError = CsvLogError
 
 
 class FlagLog(CsvLog):
-    """The flag log in ``folder`` (default: ``EMPATHY_LAB_FLAG_DIR``)."""
+    """The flag log in ``folder`` (default: ``EMPATHY_LAB_FLAG_DIR``).
 
-    def __init__(self, folder: Path | None = None) -> None:
+    It grows to at most ``max_bytes`` (default: the operator's
+    ``EMPATHY_LAB_MAX_FLAG_LOG_MB``), and keeps its parsed rows until the file
+    changes: every open Flags tab reads it every few seconds.
+    """
+
+    def __init__(self, folder: Path | None = None, max_bytes: int | None = None) -> None:
         self.folder = folder or SETTINGS.flag_dir
         super().__init__(
-            self.folder / FLAG_FILE_NAME, FIELDS, what="flag log", nothing="no flags yet"
+            self.folder / FLAG_FILE_NAME,
+            FIELDS,
+            what="flag log",
+            nothing="no flags yet",
+            max_bytes=SETTINGS.max_flag_log_bytes if max_bytes is None else max_bytes,
+            keep_reads=True,
         )
 
     def append(self, record: FlagRecord, secrets: Iterable[str] = ()) -> dict[str, str]:  # type: ignore[override]

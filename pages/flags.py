@@ -1,11 +1,23 @@
 """Flags page: the latest flagged cases and a download of the whole log.
 
+The table and the download follow the log: on load, on Refresh, and on a
+timer tick when the log changed since the tab last showed it (the log's
+parsed rows are kept until the file changes, so an unchanged log is not
+read again). The download is a copy made at the same moment as the table.
+
 Runs alone with ``python -m pages.flags``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import shutil
+import tempfile
+import time
+import uuid
+from pathlib import Path
 
 import gradio as gr
 
@@ -14,6 +26,8 @@ from pages.widgets.names import responder_name, scorer_name
 
 #: Readable headers for the viewer.
 VIEW_HEADERS = ["When (UTC)", "Page", "Reply from", "Perturbation", "Note", "Reply", "Scores"]
+#: How long a copy made for the download button is kept.
+KEEP_COPIES_S = 600
 DISK_NOTE = (
     "On a hosted Space the disk may be wiped when the Space restarts or sleeps: "
     "download the log to keep it."
@@ -75,10 +89,60 @@ def latest_rows(n: float = 20) -> tuple[list[list[str]], str]:
     return view, f"{len(rows)} flagged case(s); showing the newest {len(view)}."
 
 
-def log_file() -> str | None:
-    """The path of the log for the download button (None when there is none yet)."""
-    path = FlagLog().path
-    return str(path) if path.exists() else None
+def download_copy(log: FlagLog) -> str | None:
+    """A copy of the log as it is now, for the download button (None when there is none yet).
+
+    Each state of the log gets its own folder (``flags.csv`` inside, the name the
+    browser saves), so a download never changes under a visitor; folders older
+    than :data:`KEEP_COPIES_S` are removed (Gradio has copied them by then).
+    """
+    stamp = log.stamp()
+    if stamp is None:
+        return None
+    digest = hashlib.sha256(str(log.path.resolve()).encode()).hexdigest()[:12]
+    root = Path(tempfile.gettempdir()) / "empathy-lab-flag-downloads"
+    folder = root / f"{digest}-{'-'.join(map(str, stamp))}"
+    copy = folder / log.path.name
+    if not copy.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        part = folder / f".{uuid.uuid4().hex}.part"
+        log.export(part)
+        os.replace(part, copy)  # whole or not at all, for a tab making the same copy
+        _remove_old_copies(root, keep=folder)
+    return str(copy)
+
+
+def _remove_old_copies(root: Path, keep: Path) -> None:
+    """Remove copies made more than :data:`KEEP_COPIES_S` ago (never ``keep``)."""
+    for folder in root.iterdir():
+        try:
+            if folder != keep and time.time() - folder.stat().st_mtime > KEEP_COPIES_S:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:  # another tab removed it first
+            pass
+
+
+def show_log(n: float = 20) -> tuple[list[list[str]], str, str | None, object]:
+    """The newest rows, the status line, the log as it is now to download, and its stamp.
+
+    The download and the table come from the same moment, so what a visitor
+    downloads is never older than the table shown.
+    """
+    log = FlagLog()
+    stamp = log.stamp()
+    view, status = latest_rows(n)
+    try:
+        copy = download_copy(log)
+    except (FlagLogError, OSError):  # the status line already says why
+        copy = None
+    return view, status, copy, stamp
+
+
+def on_tick(n: float, shown: object) -> tuple[object, ...]:
+    """A timer's tick: nothing to send while the log is as this tab last showed it."""
+    if FlagLog().stamp() == shown:
+        return (gr.skip(),) * 4
+    return show_log(n)
 
 
 def build() -> gr.Blocks:
@@ -100,13 +164,16 @@ def build() -> gr.Blocks:
             column_widths=["190px", "110px", "190px", "150px", "200px", "420px", "300px"],
         )
         with gr.Row():
-            download = gr.DownloadButton("Download the log (CSV)", value=log_file)
+            download = gr.DownloadButton("Download the log (CSV)")
             gr.Markdown(DISK_NOTE)
-        refresh.click(latest_rows, count, [table, status], api_name="latest_flags")
-        refresh.click(log_file, None, download, api_name=False)
-        page.load(latest_rows, count, [table, status], api_name=False)
-        # Flags made on other pages show up without pressing Refresh.
-        gr.Timer(5).tick(latest_rows, count, [table, status], api_name=False)
+        shown = gr.State()  # the stamp of the log this tab shows (and would download)
+        outputs = [table, status, download, shown]
+        refresh.click(show_log, count, outputs, api_name="latest_flags")
+        count.release(show_log, count, outputs, api_name=False)
+        page.load(show_log, count, outputs, api_name=False)
+        # Flags made on other pages show up without pressing Refresh, and the download
+        # follows: a tick sends nothing unless the log changed since this tab last saw it.
+        gr.Timer(5).tick(on_tick, [count, shown], outputs, api_name=False, show_progress="hidden")
     return page
 
 
