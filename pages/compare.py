@@ -41,6 +41,7 @@ from reports.charts import (
 from responders.registry import get_responder
 from scorers.registry import DEFAULT_SCORERS, get_scorer, offered_scorer_ids, scorer_label
 from scorers.safety import SAFETY_ID, SafetyResult
+from scorers.safety.judge import safety_judge
 from studies.comparison import Comparison, stream_comparison
 
 SCORER_IDS = offered_scorer_ids()
@@ -100,8 +101,13 @@ def _panel_updates(state: Comparison) -> list[str]:
         if rid in state.safety:
             result = state.safety[rid]
             status += f"\n\n**Safety screen: {result.badge()}**"
-            if result.concerns:
+            if result.concerns or result.uncertain:
                 status += f"<br><small>{result.explain()}</small>"
+        if rid in state.opinions:
+            opinion = state.opinions[rid]
+            status += f"\n\n*{opinion.badge()}*"
+            if opinion.reason and opinion.reply_safe is not None:
+                status += f"<br><small>{opinion.reason}</small>"
         if panel.reply is not None and panel.reply.attribution:
             status += f"\n\n<small>{panel.reply.attribution}</small>"
         updates += [panel.text, status]
@@ -119,13 +125,16 @@ def run_compare(
 ) -> Iterator[list[object]]:
     """Stream every selected responder's reply into its panel, then its scores.
 
-    ``rest`` holds the key boxes, then (optionally) the six judge controls.
+    ``rest`` holds the key boxes, then (optionally) the six judge controls and the
+    second-opinion box (the local safety judge reads every reply too; off by default).
     Each update is yielded as it happens, so text reaches the browser while
     the replies are still being written.
     """
     if not selected:
         raise ValueError("Tick at least one responder.")
     key_values, judge_values = rest[: len(KEY_ENV_VARS)], rest[len(KEY_ENV_VARS) :]
+    second = bool(judge_values[6]) if len(judge_values) > 6 else False
+    judge_values = judge_values[:6]
     keys = typed_keys(*key_values)
     options = judge_options(*judge_values) if len(judge_values) == 6 else {}  # type: ignore[arg-type]
     responders = [get_responder(rid) for rid in selected if rid in RESPONDER_IDS]
@@ -142,6 +151,7 @@ def run_compare(
             max_tokens=int(max_tokens),
             temperature=float(temperature),
             keys=keys,
+            second_opinion=safety_judge().with_keys(keys) if second else None,  # type: ignore[arg-type]
         )
         first = next(moments)
     except InputError as exc:
@@ -264,6 +274,11 @@ def build() -> gr.Blocks:
         cautions, score_table, by_scorer, by_responder = _scores()
         system, max_tokens, temperature = _sampling()
         judge_boxes = judge_controls()
+        second_opinion = gr.Checkbox(
+            value=False,
+            label="Second opinion on safety from the local LLM judge (slow: 5–20 s a reply; "
+            "a screen too, not a clinical judgement)",
+        )
         keys_in, _ = key_boxes()
         replies = gr.State({})
 
@@ -286,6 +301,7 @@ def build() -> gr.Blocks:
                 temperature,
                 *keys_in,
                 *judge_boxes,
+                second_opinion,
             ],
             outputs,
             api_name="compare",

@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, Keys
 from core.textinput import InputError, clean_text
@@ -33,6 +34,7 @@ from responders.registry import get_responder
 from scorers.base import Score, Scorer
 from scorers.safety import SafetyResult
 from scorers.safety import check as check_safety
+from scorers.safety.judge import SafetyJudge, SafetyOpinion
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,8 @@ class Comparison:
     pending: int  # scores still being computed
     #: The safety screen of each finished reply, by responder id.
     safety: dict[str, SafetyResult] = field(default_factory=dict)
+    #: The safety judge's second opinion of each reply, when one was asked for.
+    opinions: dict[str, SafetyOpinion] = field(default_factory=dict)
 
     def describe(self, elapsed_s: float) -> str:
         """One progress line: what is running, how many of how many, elapsed time.
@@ -213,21 +217,28 @@ class Comparison:
         return f"{line} · {elapsed_s:.0f} s"
 
 
+#: The key a second opinion on safety is pooled under, beside the scorers' ids.
+SECOND_OPINION = "safety-second-opinion"
+
+
 def stream_comparison(
     message: str,
     responders: Sequence[Responder],
     scorers: Sequence[Scorer],
     *,
     refresh_s: float = 0.1,
+    second_opinion: SafetyJudge | None = None,
     **options: object,
 ) -> Iterator[Comparison]:
     """Like :func:`stream_replies`, and score each reply as soon as it finishes.
 
     Scores come from a small worker pool, so a slow judge never delays the
-    panels; ``pending`` says how many are still on their way.
+    panels; ``pending`` says how many are still on their way. With
+    ``second_opinion``, the safety judge reads each reply too (in the same pool).
     """
     scores: dict[tuple[str, str], Score] = {}
-    futures: dict[Future[Score], tuple[str, str]] = {}
+    opinions: dict[str, SafetyOpinion] = {}
+    futures: dict[Future[Any], tuple[str, str]] = {}
     submitted: set[str] = set()
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scorer")
 
@@ -236,9 +247,13 @@ def stream_comparison(
         for future in done:
             key = futures.pop(future)
             try:
-                scores[key] = future.result()
+                result = future.result()
             except Exception as exc:  # a scorer bug must not take the page down
-                scores[key] = Score.unscored(key[1], f"internal error ({type(exc).__name__})")
+                result = Score.unscored(key[1], f"internal error ({type(exc).__name__})")
+            if key[1] == SECOND_OPINION:
+                opinions[key[0]] = result
+            else:
+                scores[key] = result
         return bool(done)
 
     safety: dict[str, SafetyResult] = {}
@@ -256,9 +271,15 @@ def stream_comparison(
                     for scorer in scorers:
                         future = pool.submit(scorer.score, panel.reply.text, panel.reply.message)
                         futures[future] = (rid, scorer.id)
+                    if second_opinion is not None:
+                        reply = panel.reply
+                        future = pool.submit(second_opinion.opinion, reply.message, reply.text)
+                        futures[future] = (rid, SECOND_OPINION)
             collect()
-            yield Comparison(dict(panels), dict(scores), len(futures), dict(safety))
+            yield Comparison(dict(panels), dict(scores), len(futures), dict(safety), dict(opinions))
         while futures:
             wait(list(futures), timeout=refresh_s, return_when=FIRST_COMPLETED)
             if collect():
-                yield Comparison(dict(panels), dict(scores), len(futures), dict(safety))
+                yield Comparison(
+                    dict(panels), dict(scores), len(futures), dict(safety), dict(opinions)
+                )

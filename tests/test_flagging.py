@@ -10,6 +10,7 @@ import pytest
 
 import config
 from config import Keys
+from core.cells import PLAIN_NUMBER
 from core.csvlog import CsvLog, read_log
 from core.flags import FIELDS, FlagLog, FlagLogError, FlagRecord
 
@@ -84,8 +85,10 @@ def test_injection_strings_round_trip_and_are_inert(tmp_path, text):
     assert row["reply"] == text and row["note"] == text and row["message"] == text
     with (tmp_path / "flags.csv").open(encoding="utf-8", newline="") as fh:
         raw = next(iter(csv.DictReader(fh)))
-    for cell in raw.values():  # as a spreadsheet would see them
-        assert not cell.startswith(("=", "+", "-", "@", "\t", "\r", "＝"))
+    for cell in raw.values():  # as a spreadsheet would see them: a plain number is no formula
+        assert PLAIN_NUMBER.fullmatch(cell) or not cell.startswith(
+            ("=", "+", "-", "@", "\t", "\r", "＝")
+        ), cell
 
 
 def test_no_key_ever_reaches_the_file(tmp_path, monkeypatch):

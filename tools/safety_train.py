@@ -25,14 +25,15 @@ import numpy as np
 import pandas as pd
 
 from config import EXTRA_DATA_DIR, MODELS_DIR
-from scorers.safety.features import MESSAGE_RULES, Read, read_pairs
-from scorers.safety.model import design
+from scorers.safety.features import Read, read_pairs
+from scorers.safety.model import Linear, design
 
 HERE = Path(__file__).resolve().parent / "safety_data"
 SETS = {
     "dev": EXTRA_DATA_DIR / "safety" / "safety_dev.csv",
     "dev2": EXTRA_DATA_DIR / "safety" / "safety_dev2.csv",
     "made": HERE / "made_labels.csv",
+    "cc": HERE / "cc_messages.csv",  # CounselChat messages with a risk label and no reply
 }
 REPLY_CONCERNS = ("medical-overreach", "harmful-advice", "dismissive")
 
@@ -44,11 +45,15 @@ class Spec:
     blocks: tuple[str, ...]
     level: str  # "message": one row per message; "risky": replies to risky messages; "reply"
     C: float = 0.05
+    #: The share of the cases to flag that the threshold keeps flagged in inner cross-validation
+    #: (for "answers-risk" the cases to flag are the replies that miss the risk: label 0).
+    recall: float = 0.7
 
 
 SPECS = {
-    "message-risk": Spec(("message_mean", "message_max", "message_rules"), "message"),
-    "answers-risk": Spec(("reply_mean", "reply_max", "reply_rules"), "risky"),
+    "message-risk": Spec(("message_mean", "message_max", "message_rules"), "message", recall=0.85),
+    # a missed risk is the gravest concern: its threshold keeps more of the misses flagged
+    "answers-risk": Spec(("reply_mean", "reply_max", "reply_rules"), "risky", recall=0.85),
     **{c: Spec(("reply_mean", "reply_max", "reply_rules"), "reply") for c in REPLY_CONCERNS},
 }
 
@@ -60,11 +65,15 @@ def load_sets(names: list[str]) -> pd.DataFrame:
         if not SETS[name].exists():
             print(f"(skipping {name}: {SETS[name]} not found)")
             continue
-        df = pd.read_csv(SETS[name], dtype={"concerns": str}).fillna({"concerns": "none"})
+        df = pd.read_csv(SETS[name], dtype={"concerns": str})
+        if name == "cc":
+            df = df[~df.heldout].assign(reply="", reply_safe=-1, concerns="none")
+        df = df.fillna({"concerns": "none"})
         df["set"] = name
         frames.append(df)
     df = pd.concat(frames, ignore_index=True)
     df["group"] = df["message"].str.strip().factorize()[0]
+    df["has_reply"] = df.set != "cc"
     return df
 
 
@@ -82,21 +91,40 @@ def rows_for(df: pd.DataFrame, spec: Spec) -> np.ndarray:
     if spec.level == "message":
         return np.flatnonzero(~df.group.duplicated().to_numpy())
     if spec.level == "risky":
-        return np.flatnonzero(df.message_risk.to_numpy(int) == 1)
-    return np.arange(len(df))
+        return np.flatnonzero((df.message_risk.to_numpy(int) == 1) & df.has_reply.to_numpy())
+    return np.flatnonzero(df.has_reply.to_numpy())
 
 
-def fit_one(x: np.ndarray, y: np.ndarray, spec: Spec) -> tuple[object, float]:
-    """A scaled logistic model and its threshold (the balanced one: 0.5)."""
+def fit_one(
+    x: np.ndarray, y: np.ndarray, groups: np.ndarray, spec: Spec, name: str
+) -> tuple[object, float]:
+    """A scaled logistic model, and the threshold that keeps ``spec.recall`` of the cases to
+    flag flagged in a message-grouped inner cross-validation of these rows only."""
+    from sklearn.base import clone
     from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GroupKFold, cross_val_predict
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
     model = make_pipeline(
         StandardScaler(), LogisticRegression(C=spec.C, class_weight="balanced", max_iter=2000)
     )
-    model.fit(x, y)
-    return model, 0.5
+    inner = cross_val_predict(
+        clone(model), x, y, groups=groups, cv=GroupKFold(n_splits=4), method="predict_proba"
+    )[:, 1]
+    if name == "answers-risk":  # flag a miss below the threshold
+        threshold = float(np.quantile(inner[y == 0], spec.recall))
+    else:
+        threshold = float(np.quantile(inner[y == 1], 1 - spec.recall))
+    return model.fit(x, y), threshold
+
+
+def to_linear(pipe: object, blocks: tuple[str, ...], threshold: float, dim: int) -> Linear:
+    """A fitted scaler + logistic pipeline as the app's :class:`Linear` (scaling folded in)."""
+    scaler, logistic = pipe[0], pipe[1]  # type: ignore[index]
+    weights = (logistic.coef_[0] / scaler.scale_).astype(np.float32)
+    center = scaler.mean_.astype(np.float32)
+    return Linear(blocks, weights, float(logistic.intercept_[0]), center, threshold, dim)
 
 
 def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, tuple[object, float]]:
@@ -105,7 +133,7 @@ def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, tuple[object, float]]:
     for name, spec in SPECS.items():
         rows = rows_for(df, spec)
         x = np.stack([design(reads[i], spec.blocks) for i in rows])
-        fitted[name] = fit_one(x, label(df, name)[rows], spec)
+        fitted[name] = fit_one(x, label(df, name)[rows], df.group.to_numpy()[rows], spec, name)
     return fitted
 
 
@@ -124,19 +152,21 @@ def predict(fitted: dict[str, tuple[object, float]], reads: list[Read]) -> pd.Da
 def rates(df: pd.DataFrame, pred: pd.DataFrame) -> dict[str, str]:
     """The issue's figures: unsafe caught, safe flagged, risky found, calm called risky, concerns."""
     pred = pred.set_index(df.index)
+    first = ~df.group.duplicated()
+    risk = {
+        "risky messages found": (pred["message-risk"][first], (df.message_risk == 1)[first]),
+        "calm messages called risky": (pred["message-risk"][first], (df.message_risk == 0)[first]),
+    }
+    pred, df = pred[df.has_reply], df[df.has_reply]
 
     def share(hit: pd.Series, of: pd.Series) -> str:
         n, k = int(of.sum()), int((hit & of).sum())
         return f"{k}/{n} ({100 * k / max(n, 1):.0f} %)"
 
-    first = ~df.group.duplicated()
     out = {
         "unsafe caught": share(pred.unsafe, df.reply_safe == 0),
         "safe flagged": share(pred.unsafe, df.reply_safe == 1),
-        "risky messages found": share(pred["message-risk"][first], (df.message_risk == 1)[first]),
-        "calm messages called risky": share(
-            pred["message-risk"][first], (df.message_risk == 0)[first]
-        ),
+        **{name: share(*pair) for name, pair in risk.items()},
     }
     for concern in ("missed-risk", *REPLY_CONCERNS):
         out[f"{concern} named"] = share(pred[concern], df.concerns.str.contains(concern))
@@ -157,7 +187,7 @@ def cross_validate(df: pd.DataFrame, reads: list[Read], folds: int = 5) -> pd.Da
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=["cv", "dev-dev2"], default="cv")
-    parser.add_argument("--sets", default="dev,dev2,made")
+    parser.add_argument("--sets", default="dev,dev2,made,cc")
     parser.add_argument("--save", action="store_true", help="fit on every set and write the model")
     args = parser.parse_args()
     df = load_sets(args.sets.split(","))
@@ -183,21 +213,23 @@ def save(fitted: dict[str, tuple[object, float]], df: pd.DataFrame) -> None:
     """Write the weights (safetensors) and their settings (JSON) the app loads."""
     from safetensors.numpy import save_file
 
+    from scorers.bert_head.encoder import load_encoder
+
+    dim = load_encoder().dim
+    linear = {n: to_linear(p, SPECS[n].blocks, t, dim) for n, (p, t) in fitted.items()}
     tensors, models = {}, {}
-    for name, (pipe, threshold) in fitted.items():
-        scaler, logistic = pipe[0], pipe[1]  # type: ignore[index]
-        tensors[f"{name}.weights"] = (logistic.coef_[0] / scaler.scale_).astype(np.float32)
-        tensors[f"{name}.center"] = scaler.mean_.astype(np.float32)
+    for name, model in linear.items():
+        tensors[f"{name}.weights"], tensors[f"{name}.center"] = model.weights, model.center
         models[name] = {
-            "blocks": list(SPECS[name].blocks),
-            "bias": float(logistic.intercept_[0]),
-            "threshold": threshold,
+            "blocks": list(model.blocks),
+            "bias": model.bias,
+            "threshold": model.threshold,
         }
     save_file(tensors, str(MODELS_DIR / "safety_screen.safetensors"))
     meta = {
         "version": "safety-screen-v2",
-        "dim": (tensors["message-risk.center"].size - len(MESSAGE_RULES)) // 2,
-        "margin": 0.1,
+        "dim": dim,
+        "margin": 0.05,
         "trained_on": {s: int((df.set == s).sum()) for s in df.set.unique()},
         "models": models,
     }

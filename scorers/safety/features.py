@@ -107,7 +107,11 @@ def read_pairs(pairs: list[tuple[str, str]]) -> list[Read]:
     from scorers.bert_head.encoder import load_encoder
 
     encoder = load_encoder()
-    split = [(sentences(m), sentences(r)) for m, r in pairs]
+    # a message sentence that says a risk is absent ("I'm not suicidal") is not read as one:
+    # its words sit close to the risk they deny
+    split = [
+        ([s for s in sentences(m) if not rules.denies_risk(s)], sentences(r)) for m, r in pairs
+    ]
     unique = list(dict.fromkeys(s for ms, rs in split for s in (*ms, *rs)))
     vectors = encoder.encode(unique) if unique else np.zeros((0, encoder.dim), np.float32)
     index = {s: i for i, s in enumerate(unique)}

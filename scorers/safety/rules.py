@@ -76,6 +76,15 @@ RISK_KINDS = (
 )
 
 
+def denies_risk(sentence: str) -> bool:
+    """Whether a sentence states that a risk is absent ("I'm not suicidal").
+
+    >>> denies_risk("I'm not suicidal, just worn out."), denies_risk("I feel suicidal.")
+    (True, False)
+    """
+    return any(_first(spec["negations"], sentence) for spec in rubric()["message_risks"].values())
+
+
 def help_words(reply: str, group: str) -> str | None:
     """The words of the reply that point to help of ``group`` ("crisis" or "professional")."""
     match = _first(rubric()["help"][group], reply)

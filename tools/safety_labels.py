@@ -1,0 +1,137 @@
+"""Join the safety annotators' labels: agreement (Krippendorff's α) and the majority label.
+
+    python tools/safety_labels.py
+
+Reads ``tools/safety_data/``: single risk and no-risk sentences written for the
+sentence model (``risk_sentences.csv``, the writer's intent never shown to
+the annotators) and each sentence annotator's ``sentence_labels_S*.csv``;
+the written replies (``made_replies.csv``, with
+the writer's intended style, never shown to the annotators), each reply
+annotator's ``labels_R*.csv``, the CounselChat messages
+(``message_items.csv``) and each message annotator's ``message_labels_*.csv``.
+Writes the majority labels, split by message into training and this
+project's own held-out set (drawn at random before any label was seen and
+never tuned on): ``made_labels.csv``, ``heldout_labels.csv``,
+``cc_messages.csv`` (its ``heldout`` column marks the held-out messages),
+``sentence_labels.csv``, and
+prints α per label.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+import krippendorff
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent / "safety_data"
+CONCERNS = ("missed-risk", "medical-overreach", "harmful-advice", "dismissive")
+
+
+def read_labels(path: Path, width: int) -> pd.DataFrame:
+    """An annotator's file by id: its first ``width`` columns (a note may hold stray commas)."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    frame = pd.DataFrame([r[:width] for r in rows[1:]], columns=rows[0][:width]).set_index("id")
+    for column in ("message_risk", "reply_safe"):
+        if column in frame:
+            frame[column] = frame[column].astype(int)
+    return frame
+
+
+def alpha(table: pd.DataFrame) -> float:
+    """Nominal α over annotators (columns) and items (rows)."""
+    return float(krippendorff.alpha(table.T.to_numpy(float), level_of_measurement="nominal"))
+
+
+def majority(table: pd.DataFrame) -> pd.Series:
+    """The label most annotators gave (annotators are an odd number)."""
+    return (table.mean(axis=1) > 0.5).astype(int)
+
+
+def replies() -> pd.DataFrame:
+    """The written replies with their majority labels, α printed per label."""
+    items = pd.read_csv(HERE / "made_replies.csv")
+    files = sorted(HERE.glob("labels_R*.csv"))
+    labels = {f.stem.removeprefix("labels_"): read_labels(f, 4) for f in files}
+    print(f"reply annotators: {', '.join(labels)}; {len(items)} replies")
+    out = items.set_index("id")
+    for column in ("message_risk", "reply_safe"):
+        table = pd.DataFrame({a: df[column] for a, df in labels.items()}).loc[out.index]
+        print(f"  α {column}: {alpha(table):.2f}")
+        out[column] = majority(table)
+    found = {}
+    for concern in CONCERNS:
+        table = pd.DataFrame(
+            {
+                a: df.concerns.fillna("").str.contains(concern).astype(int)
+                for a, df in labels.items()
+            }
+        ).loc[out.index]
+        print(f"  α {concern}: {alpha(table):.2f} ({int(majority(table).sum())} by majority)")
+        found[concern] = majority(table)
+    named = pd.DataFrame(found)
+    out["concerns"] = named.apply(lambda r: ";".join(c for c in CONCERNS if r[c]) or "none", axis=1)
+    # a reply is unsafe when the majority finds it unsafe; its concerns are those a majority named
+    lonely = (out.reply_safe == 0) & (out.concerns == "none")
+    print(f"  unsafe by majority with no concern named by a majority: {int(lonely.sum())}")
+    out.loc[out.concerns != "none", "reply_safe"] = 0
+    out.loc[lonely, "reply_safe"] = 1
+    agree = pd.DataFrame({a: df.reply_safe for a, df in labels.items()}).loc[out.index]
+    out["agreement"] = agree.eq(out.reply_safe, axis=0).mean(axis=1).round(2)
+    return out.reset_index()
+
+
+def messages() -> pd.DataFrame:
+    """The CounselChat messages with their majority risk label, α printed."""
+    items = pd.read_csv(HERE / "message_items.csv").set_index("id")
+    files = sorted(HERE.glob("message_labels_*.csv"))
+    table = pd.DataFrame({f.stem[-1]: read_labels(f, 2).message_risk for f in files}).loc[
+        items.index
+    ]
+    print(f"message annotators: {', '.join(table)}; {len(items)} messages")
+    print(f"  α message_risk: {alpha(table):.2f}; risky by majority: {int(majority(table).sum())}")
+    items["message_risk"] = majority(table)
+    items["agreement"] = table.eq(items.message_risk, axis=0).mean(axis=1).round(2)
+    rng = np.random.default_rng(2028)
+    items["heldout"] = rng.random(len(items)) < 0.2
+    return items.reset_index()
+
+
+def sentence_labels() -> pd.DataFrame:
+    """The written single sentences with their majority risk label, α printed."""
+    items = pd.read_csv(HERE / "risk_sentences.csv").set_index("id")
+    files = sorted(HERE.glob("sentence_labels_S*.csv"))
+    table = pd.DataFrame(
+        {f.stem.removeprefix("sentence_labels_"): read_labels(f, 2).risk.astype(int) for f in files}
+    ).loc[items.index]
+    print(f"sentence annotators: {', '.join(table)}; {len(items)} sentences")
+    print(f"  α risk: {alpha(table):.2f}; risky by majority: {int(majority(table).sum())}")
+    items["risk"] = majority(table)
+    items["agreement"] = table.eq(items.risk, axis=0).mean(axis=1).round(2)
+    return items.reset_index()[["id", "sentence", "risk", "agreement", "intent", "kind"]]
+
+
+def main() -> None:
+    held = set((HERE / "heldout_messages.txt").read_text().split())
+    if sorted(HERE.glob("message_labels_*.csv")):
+        messages().to_csv(HERE / "cc_messages.csv", index=False)
+    if len(sorted(HERE.glob("sentence_labels_S*.csv"))) == 3:
+        sentence_labels().to_csv(HERE / "sentence_labels.csv", index=False)
+    if len(sorted(HERE.glob("labels_R*.csv"))) < 3:
+        print("reply labels: waiting for three annotators")
+        return
+    made = replies()
+    columns = ["id", "message_id", "message", "reply", "message_risk", "reply_safe", "concerns"]
+    columns += ["agreement", "source", "style"]
+    is_held = made.message_id.isin(held)
+    made[~is_held][columns].to_csv(HERE / "made_labels.csv", index=False)
+    made[is_held][columns].to_csv(HERE / "heldout_labels.csv", index=False)
+    print(f"  training: {int((~is_held).sum())} replies; held out: {int(is_held.sum())}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
