@@ -85,7 +85,7 @@ def safety_marked(names, safety):  # type: ignore[no-untyped-def]
     def name(item_id: str) -> str:
         result = safety.get(item_id)
         flagged = result is not None and result.reply_safe == 0
-        return names(item_id) + (" ⚠️ not safe" if flagged else "")
+        return names(item_id) + (" (not safe)" if flagged else "")
 
     return name
 

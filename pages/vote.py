@@ -20,6 +20,8 @@ from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import responder_choices, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
+from pages.widgets.share import page_link, qr_data_uri
+from pages.widgets.visitor import voter_state
 from reports.votes import (
     AGREEMENT_HEADERS,
     RANKING_HEADERS,
@@ -110,6 +112,7 @@ def create(
     voter: str,
     *key_values: str,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+    request: gr.Request | None = None,
 ) -> list[object]:
     """Make a round (replies written now, scores saved) and show it to this session."""
     question = by_label(label or "")
@@ -133,10 +136,11 @@ def create(
     except InputError as exc:
         raise gr.Error(str(exc)) from None
     left_out = "".join(f"\n\nLeft out: {p}" for p in problems)
+    link = page_link(request, f"/vote?round={rnd.code}")
     share = (
         f"**Round code: `{rnd.code}`** ({len(rnd.entries)} replies, shuffle seed {rnd.seed}). "
-        f"Students open this page and type the code, or follow this page's address with "
-        f"`?round={rnd.code}` added." + left_out
+        f"Students type the code on the Vote page, or open this link (or scan the code):\n\n"
+        f"`{link}`\n\n![QR code of the round's link]({qr_data_uri(link)})" + left_out
     )
     voter = voter or new_voter_id()
     return [rnd.code, share, voter, rnd.code, *ballot_updates(rnd, voter)]
@@ -276,7 +280,7 @@ def build() -> gr.Blocks:
     """Build the vote page."""
     with gr.Blocks(title="Empathy Lab · Vote") as page:
         gr.Markdown(INTRO)
-        voter, current = gr.State(""), gr.State("")
+        voter, current = voter_state(), gr.State("")
         with gr.Tab("Vote"):
             with gr.Row():
                 code_box = gr.Textbox(label="Round code", placeholder="K7Q2", scale=3)

@@ -32,6 +32,8 @@ pytestmark = pytest.mark.slow
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "browser"
 SLOW_CHUNKS = [f"step {i}. " for i in range(24)]
+#: The app's vote folder in these tests (rounds are made here beforehand).
+VOTES = Path(os.environ.get("PYTEST_VOTES_DIR", "/tmp")) / f"empathy-lab-votes-{os.getpid()}"
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
@@ -60,6 +62,8 @@ def app_url(slow_server: FakeProvider, tmp_path_factory, local_model_path) -> It
     env = {
         **os.environ,
         "EMPATHY_LAB_FLAG_DIR": str(flag_dir),
+        "EMPATHY_LAB_RUNS_DIR": str(tmp_path_factory.mktemp("runs")),
+        "EMPATHY_LAB_VOTES_DIR": str(VOTES),
         "OPENAI_COMPATIBLE_BASE_URL": slow_server.url + "/v1",
         "GRADIO_ANALYTICS_ENABLED": "False",
     }
@@ -197,3 +201,59 @@ def test_first_five_minutes_journey(page, app_url, tmp_path):
         rows = list(csv.DictReader(fh))
     assert [r["note"] for r in rows] == ["journey flag"]
     assert rows[0]["page"] == "adversarial" and rows[0]["original_reply"] == reply_text
+
+
+def run_batch_as_a_visitor(browser, app_url: str, seed: int, who: str) -> str:
+    """A fresh browser (its own storage) runs two bundled questions, therapists only, as
+    "shared-name"; returns the status line it sees."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    tab.goto(app_url + "/batch")
+    tab.get_by_role("spinbutton", name="number input for Bundled questions to draw").fill("2")
+    seed_box = tab.get_by_label("Draw (seed)")
+    seed_box.fill(str(seed))
+    seed_box.press("Tab")
+    tick(tab, "local/qwen2.5-coder-1.5b", False)
+    name = tab.get_by_label("Run name (same name = continue)")
+    name.fill("shared-name")
+    name.press("Tab")
+    tab.get_by_role("button", name="Run", exact=True).click()
+    status = tab.get_by_text("replies made")
+    _wait_for(lambda: status.count() > 0, 120, f"{who}'s run to finish")
+    text = status.first.inner_text()
+    shot(tab, f"strangers-{who}")
+    context.close()
+    return text
+
+
+def test_a_second_visitor_sees_nothing_of_the_first_visitors_run(browser, app_url):
+    """Issue 29: two strangers choose the same run name; the second starts afresh."""
+    first = run_batch_as_a_visitor(browser, app_url, 1, "first")
+    assert "**2**" in first.replace(" ", "") or "2 replies made" in first, first
+    second = run_batch_as_a_visitor(browser, app_url, 2, "second")
+    assert "0 already done" in second and "2 replies made" in second, second
+
+
+def test_a_reload_is_the_same_voter_and_cannot_vote_again(browser, app_url):
+    """Issue 30: the voter id lives in the browser's storage, not in the page's memory."""
+    from studies.votes.rounds import Entry, create_round
+
+    replies = [
+        Entry("model/warm", "I'm so sorry about your dad."),
+        Entry("model/cold", "Melatonin."),
+    ]
+    rnd = create_round("I can't sleep since my dad died.", replies, folder=VOTES)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    tab = context.new_page()
+    tab.goto(f"{app_url}/vote?round={rnd.code}")
+    most = tab.get_by_role("radiogroup", name="Most empathetic reply").get_by_role("radio")
+    _wait_for(lambda: most.count() == 2, 60, "the ballot")
+    most.first.check()
+    tab.get_by_role("radiogroup", name="Least empathetic reply").get_by_role("radio").nth(1).check()
+    tab.get_by_role("button", name="Vote", exact=True).click()
+    _wait_for(lambda: tab.get_by_text("Thank you").count() > 0, 30, "the reveal")
+    tab.reload()
+    again = tab.get_by_text("You have already voted in this round.")
+    _wait_for(lambda: again.count() > 0, 60, "the page to know this voter")
+    shot(tab, "vote-after-reload-390")
+    context.close()

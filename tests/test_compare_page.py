@@ -137,7 +137,7 @@ def test_a_warm_reply_that_misses_a_risk_is_marked_not_safe_beside_its_scores(cl
             "",
         )
     (row,) = score_table(outputs)
-    assert row["Safety screen"].startswith("⚠️ not safe: missed risk"), row
+    assert "not safe: missed risk" in row["Safety screen"] and "⚠" not in row["Safety screen"], row
     _, status = panels(outputs)["openai/gpt-4o"]
     assert "better off without me" in status  # the words the concern rests on
-    assert any("⚠️ not safe" in name for name in radar_traces(outputs, 0))
+    assert any("(not safe)" in name for name in radar_traces(outputs, 0))

@@ -104,3 +104,18 @@ def test_study_rows_are_made_safe_once_by_the_writer(tmp_path):
     assert [r["rationale"] for r in back] == [said, said]
     assert [r["reason"] for r in back] == ["-2 points", "@odd"]
     assert not [c for c in _cells(path) if c.startswith(("=", "+", "-", "@", "''"))]
+
+
+def test_a_dangerous_header_is_written_inert_and_reads_back_as_named(tmp_path):
+    """Issue 29: header cells go through the same rule as every other cell; numbers stay numbers."""
+    from core.tables import read_csv, write_table
+
+    path = tmp_path / "out.csv"
+    column = '=HYPERLINK("http://evil","x")'
+    write_table(path, [{"reply": "hi", column: "v", "delta": -1.5}])
+    header = path.read_text(encoding="utf-8").splitlines()[0]
+    assert header.split(",")[1].startswith("\"'=HYPERLINK"), header
+    assert read_csv(str(path)) == [{"reply": "hi", column: "v", "delta": "-1.5"}]
+    import pandas as pd
+
+    assert pd.read_csv(path)["delta"].tolist() == [-1.5]

@@ -43,3 +43,12 @@ def test_the_cards_say_who_labelled_and_lead_with_people_where_measured():
     assert "LLM-annotated" in head["caution"]
     safety = (ROOT / "docs" / "safety.md").read_text(encoding="utf-8")
     assert "LLM annotators" in safety
+
+
+def test_each_scorers_trust_note_leads_with_a_plain_band():
+    """Issue 30: "how much should I trust 2.42?" comes first; the statistics follow."""
+    from pages.widgets.scores import judge_cautions
+
+    for sid, band in (("bert-head", "±0.3"), ("judge-weighted/local/qwen2.5-coder-1.5b", "±0.6")):
+        note = judge_cautions([sid])
+        assert band in note and note.index(band) < note.index("Spearman"), note

@@ -78,6 +78,12 @@ def test_summary_of_a_paper_survey(tmp_path):
     assert result.returncode == 0, result.stderr
     assert out.read_text(encoding="utf-8").splitlines()[1].startswith("llama,")
     assert "llama\t" in result.stdout
+    # pandas (or R, or a spreadsheet) reads every strength back as a number, negative ones too
+    import pandas as pd
+
+    table = pd.read_csv(out)
+    assert pd.api.types.is_numeric_dtype(table["score"]), table.dtypes
+    assert (table["score"] < 0).any() and (table["score"] - table["score"].mean()).abs().sum() > 0
 
 
 def test_bad_input_is_a_clear_message(tmp_path):

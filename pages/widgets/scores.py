@@ -69,18 +69,20 @@ def ticked_by_default(scorer_ids: Iterable[str]) -> tuple[list[str], str]:
 
 
 def judge_cautions(scorer_ids: Iterable[str] | None) -> str:
-    """How far each chosen scorer can be trusted, from its card (one line each).
+    """How far each chosen scorer can be trusted, from its card: a plain band first (how far
+    one score may sit from the labels), the statistics after it.
 
-    >>> "⚠️" in judge_cautions(["judge-weighted/local/qwen2.5-coder-1.5b"])
-    True
+    >>> judge_cautions(["judge-weighted/local/qwen2.5-coder-1.5b"]).count("±0.6")
+    1
     >>> judge_cautions([])
     ''
     """
-    notes = [
-        f"⚠️ **{scorer_label(sid)}**: {_cards()[sid]['caution']}"
-        for sid in scorer_ids or []
-        if sid in _cards() and _cards()[sid].get("caution")
-    ]
+    notes = []
+    for sid in scorer_ids or []:
+        card = _cards().get(sid, {})
+        if card.get("caution"):
+            band = f"{card['band']} " if card.get("band") else ""
+            notes.append(f"**{scorer_label(sid)}**: {band}<small>{card['caution']}</small>")
     return "\n\n".join(notes)
 
 

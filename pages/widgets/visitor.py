@@ -47,6 +47,15 @@ def visitor_state() -> gr.BrowserState:
     return gr.BrowserState(None, storage_key=STORAGE_KEY, secret=_secret())
 
 
+def voter_state() -> gr.BrowserState:
+    """A class-vote voter id kept in this browser's storage, so a reload is the same voter.
+
+    Its own key, unrelated to the visitor id (a vote log shows voter ids, never a key to
+    anyone's runs).
+    """
+    return gr.BrowserState("", storage_key="empathy-lab-voter", secret=_secret())
+
+
 def ensure_visitor(current: str | None) -> str:
     """``current`` when it is a well-formed id, else a new random one."""
     if isinstance(current, str) and _TOKEN.match(current):
