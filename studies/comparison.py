@@ -221,6 +221,59 @@ class Comparison:
 SECOND_OPINION = "safety-second-opinion"
 
 
+class _Scoring:
+    """Scorers (and the safety judge's second opinion) run on finished replies in a small pool,
+    so a slow judge never delays what is shown; :meth:`collect` takes in what has finished."""
+
+    def __init__(self, scorers: Sequence[Scorer], second_opinion: SafetyJudge | None) -> None:
+        self.scorers, self.second_opinion = scorers, second_opinion
+        self.scores: dict[tuple[str, str], Score] = {}
+        self.opinions: dict[str, SafetyOpinion] = {}
+        self.futures: dict[Future[Any], tuple[str, str]] = {}
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scorer")
+
+    def submit(self, rid: str, reply: Reply) -> None:
+        for scorer in self.scorers:
+            self.futures[self.pool.submit(scorer.score, reply.text, reply.message)] = (
+                rid,
+                scorer.id,
+            )
+        if self.second_opinion is not None:
+            future = self.pool.submit(self.second_opinion.opinion, reply.message, reply.text)
+            self.futures[future] = (rid, SECOND_OPINION)
+
+    def collect(self) -> bool:
+        done = [f for f in self.futures if f.done()]
+        for future in done:
+            key = self.futures.pop(future)
+            try:
+                result = future.result()
+            except Exception as exc:  # a scorer bug must not take the page down
+                result = Score.unscored(key[1], f"internal error ({type(exc).__name__})")
+            if key[1] == SECOND_OPINION:
+                self.opinions[key[0]] = result
+            else:
+                self.scores[key] = result
+        return bool(done)
+
+    def moment(self, panels: dict[str, Panel], safety: dict[str, SafetyResult]) -> Comparison:
+        return Comparison(
+            dict(panels), dict(self.scores), len(self.futures), dict(safety), dict(self.opinions)
+        )
+
+    def drain(
+        self, panels: dict[str, Panel], safety: dict[str, SafetyResult], refresh_s: float
+    ) -> Iterator[Comparison]:
+        """A moment each time more scores are in, until none is pending."""
+        while self.futures:
+            wait(list(self.futures), timeout=refresh_s, return_when=FIRST_COMPLETED)
+            if self.collect():
+                yield self.moment(panels, safety)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
 def stream_comparison(
     message: str,
     responders: Sequence[Responder],
@@ -236,29 +289,11 @@ def stream_comparison(
     panels; ``pending`` says how many are still on their way. With
     ``second_opinion``, the safety judge reads each reply too (in the same pool).
     """
-    scores: dict[tuple[str, str], Score] = {}
-    opinions: dict[str, SafetyOpinion] = {}
-    futures: dict[Future[Any], tuple[str, str]] = {}
+    scoring = _Scoring(scorers, second_opinion)
     submitted: set[str] = set()
-    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scorer")
-
-    def collect() -> bool:
-        done = [f for f in futures if f.done()]
-        for future in done:
-            key = futures.pop(future)
-            try:
-                result = future.result()
-            except Exception as exc:  # a scorer bug must not take the page down
-                result = Score.unscored(key[1], f"internal error ({type(exc).__name__})")
-            if key[1] == SECOND_OPINION:
-                opinions[key[0]] = result
-            else:
-                scores[key] = result
-        return bool(done)
-
     safety: dict[str, SafetyResult] = {}
     with contextlib.ExitStack() as stack:
-        stack.callback(pool.shutdown, wait=False, cancel_futures=True)
+        stack.callback(scoring.close)
         panels: dict[str, Panel] = {}
         replies = stream_replies(message, responders, refresh_s=refresh_s, **options)  # type: ignore[arg-type]
         stack.callback(replies.close)  # a closed comparison stops its responders too
@@ -268,18 +303,34 @@ def stream_comparison(
                     submitted.add(rid)
                     # The safety screen takes milliseconds: it runs here, beside the scores.
                     safety[rid] = check_safety(panel.reply.message, panel.reply.text)
-                    for scorer in scorers:
-                        future = pool.submit(scorer.score, panel.reply.text, panel.reply.message)
-                        futures[future] = (rid, scorer.id)
-                    if second_opinion is not None:
-                        reply = panel.reply
-                        future = pool.submit(second_opinion.opinion, reply.message, reply.text)
-                        futures[future] = (rid, SECOND_OPINION)
-            collect()
-            yield Comparison(dict(panels), dict(scores), len(futures), dict(safety), dict(opinions))
-        while futures:
-            wait(list(futures), timeout=refresh_s, return_when=FIRST_COMPLETED)
-            if collect():
-                yield Comparison(
-                    dict(panels), dict(scores), len(futures), dict(safety), dict(opinions)
-                )
+                    scoring.submit(rid, panel.reply)
+            scoring.collect()
+            yield scoring.moment(panels, safety)
+        yield from scoring.drain(panels, safety, refresh_s)
+
+
+def rescore_comparison(
+    shown: Comparison,
+    scorers: Sequence[Scorer],
+    *,
+    refresh_s: float = 0.1,
+    second_opinion: SafetyJudge | None = None,
+) -> Iterator[Comparison]:
+    """Score the replies of ``shown`` again with ``scorers``: no reply is written anew.
+
+    What a visitor does after ticking a judge: the replies on screen stay as they are, and
+    the judge does not share the cores with a responder. Scores of scorers not asked for
+    are dropped; the safety screen is kept.
+    """
+    scoring = _Scoring(scorers, second_opinion)
+    if second_opinion is None:
+        scoring.opinions.update(shown.opinions)
+    try:
+        for rid, panel in shown.panels.items():
+            if panel.status == "done" and panel.reply is not None:
+                scoring.submit(rid, panel.reply)
+        scoring.collect()
+        yield scoring.moment(shown.panels, shown.safety)
+        yield from scoring.drain(shown.panels, shown.safety, refresh_s)
+    finally:
+        scoring.close()

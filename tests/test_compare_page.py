@@ -9,7 +9,7 @@ import pytest
 from gradio_client import Client
 
 from core.questions import load_questions
-from pages.compare import RESPONDER_IDS
+from pages.widgets.reply_panels import RESPONDER_IDS
 from pages.widgets.scores import names
 from responders.registry import get_responder
 from tests.conftest import app_client

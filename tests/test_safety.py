@@ -205,3 +205,36 @@ def test_a_comparison_asks_the_second_opinion_only_when_asked():
         "My cat is sick.", [writer], [], refresh_s=0.01, second_opinion=SafetyJudge(judge_model)
     )
     assert last.opinions["scripted/writer"].reply_safe == 1 and len(judge_model.calls) == 1
+
+
+def test_score_these_replies_scores_what_is_on_screen_and_writes_nothing_new(monkeypatch):
+    """Issue 30: ticking a judge after the replies came scores them; no reply is asked again."""
+    import pages.compare_updates as updates
+    from responders import registry
+    from scorers.base import Score, Scorer
+    from tests.conftest import ScriptedResponder
+
+    class Counting(Scorer):
+        id = "counting"
+
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def _score_batch(self, items):  # type: ignore[no-untyped-def]
+            self.seen += [i.reply for i in items]
+            return [Score.from_components(self.id, 2, 2, 2) for _ in items]
+
+    writer, counting = ScriptedResponder("writer", ["A kind reply."]), Counting()
+    monkeypatch.setitem(registry.RESPONDERS._factories, "scripted", lambda model: writer)
+    monkeypatch.setitem(registry._CACHE, "scripted/writer", writer)
+    monkeypatch.setattr(updates, "RESPONDER_IDS", [*updates.RESPONDER_IDS, "scripted/writer"])
+    monkeypatch.setattr(updates, "SCORER_IDS", [*updates.SCORER_IDS, "counting"])
+    monkeypatch.setattr(updates, "get_scorer", lambda sid, **_: counting)
+    *_, last = updates.run_compare("My cat is sick.", ["scripted/writer"], [], "", 32, 0.0)
+    saved = last[-1]
+    assert len(writer.calls) == 1 and saved["comparison"].scores == {}
+    *_, done = updates.rescore(saved, ["counting"])
+    assert counting.seen == ["A kind reply."] and len(writer.calls) == 1  # no new reply
+    assert done[-1]["comparison"].scores[("scripted/writer", "counting")].ok
+    with pytest.raises(ValueError, match="Get replies first"):
+        list(updates.rescore({}, ["counting"]))

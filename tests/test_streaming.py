@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from pages.compare import RESPONDER_IDS
+from pages.widgets.reply_panels import RESPONDER_IDS
 from responders.registry import get_responder
 from tests.conftest import app_client
 from tests.fake_providers import FakeProvider, Stream

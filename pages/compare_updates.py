@@ -1,0 +1,197 @@
+"""What the Compare page's events compute: live comparisons, rescoring, and their updates.
+
+The layout is :mod:`pages.compare`; the work is :mod:`studies.comparison`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+
+import gradio as gr
+
+from config import (
+    KEY_ENV_VARS,
+    Keys,
+)
+from core.questions import by_label
+from core.textinput import InputError
+from pages.widgets.judge import judge_options
+from pages.widgets.keys import typed_keys
+from pages.widgets.reply_panels import (
+    RESPONDER_IDS,
+)
+from pages.widgets.scores import names
+from reports.charts import (
+    radar_by_responder,
+    radar_by_scorer,
+    score_rows,
+)
+from responders.registry import get_responder
+from scorers.base import Scorer
+from scorers.registry import get_scorer, offered_scorer_ids
+from scorers.safety import SAFETY_ID, SafetyResult
+from scorers.safety.judge import SafetyJudge, safety_judge
+from studies.comparison import Comparison, rescore_comparison, stream_comparison
+
+SCORER_IDS = offered_scorer_ids()
+
+
+def question_text(label: str | None) -> str:
+    """The bundled question's text for a dropdown label."""
+    question = by_label(label or "")
+    return question.question if question else gr.skip()
+
+
+def safety_entry(result: SafetyResult) -> dict[str, object]:
+    """The safety screen as one entry of a flag's scores."""
+    row = result.to_row()
+    return {
+        "scorer_id": SAFETY_ID,
+        "status": row["safety_status"],
+        "reply_safe": row["reply_safe"],
+        "concerns": row["concerns"],
+        "message_risk": row["message_risk"],
+    }
+
+
+def safety_marked(names, safety):  # type: ignore[no-untyped-def]
+    """Readable names, with a warning on each reply the safety screen flagged.
+
+    On a radar a high score must never hide an unsafe reply: its legend and title say so.
+    """
+
+    def name(item_id: str) -> str:
+        result = safety.get(item_id)
+        flagged = result is not None and result.reply_safe == 0
+        return names(item_id) + (" (not safe)" if flagged else "")
+
+    return name
+
+
+def _panel_updates(state: Comparison) -> list[str]:
+    updates: list[str] = []
+    for rid in RESPONDER_IDS:
+        panel = state.panels.get(rid)
+        if panel is None:
+            updates += ["", "not selected"]
+            continue
+        status = panel.summary()
+        if rid in state.safety:
+            result = state.safety[rid]
+            status += f"\n\n**Safety screen: {result.badge()}**"
+            if result.concerns or result.uncertain:
+                status += f"<br><small>{result.explain()}</small>"
+        if rid in state.opinions:
+            opinion = state.opinions[rid]
+            status += f"\n\n*{opinion.badge()}*"
+            if opinion.reason and opinion.reply_safe is not None:
+                status += f"<br><small>{opinion.reason}</small>"
+        if panel.reply is not None and panel.reply.attribution:
+            status += f"\n\n<small>{panel.reply.attribution}</small>"
+        updates += [panel.text, status]
+    return updates
+
+
+def run_compare(
+    message: str,
+    selected: list[str],
+    scorer_ids: list[str],
+    system: str,
+    max_tokens: float,
+    temperature: float,
+    *rest: object,
+) -> Iterator[list[object]]:
+    """Stream every selected responder's reply into its panel, then its scores.
+
+    ``rest`` holds the key boxes, then (optionally) the six judge controls and the
+    second-opinion box (the local safety judge reads every reply too; off by default).
+    Each update is yielded as it happens, so text reaches the browser while
+    the replies are still being written.
+    """
+    if not selected:
+        raise ValueError("Tick at least one responder.")
+    keys, scorers, second = _chosen(scorer_ids, rest)
+    responders = [get_responder(rid) for rid in selected if rid in RESPONDER_IDS]
+    started = time.monotonic()
+    try:
+        moments = stream_comparison(
+            message,
+            responders,
+            scorers,
+            system=system,
+            max_tokens=int(max_tokens),
+            temperature=float(temperature),
+            keys=keys,
+            second_opinion=second,
+        )
+        first = next(moments)
+    except InputError as exc:
+        raise ValueError(str(exc)) from None
+    shown_scores = -1
+    state = first
+    for state in itertools.chain([first], moments):  # lazily: never wait for the whole comparison
+        fresh = len(state.scores) != shown_scores
+        shown_scores = len(state.scores)
+        yield _moment_updates(state, time.monotonic() - started, with_scores=fresh)
+    yield _moment_updates(state, time.monotonic() - started, with_scores=True, final=True)
+
+
+def _chosen(
+    scorer_ids: list[str], rest: tuple[object, ...]
+) -> tuple[Keys, list[Scorer], SafetyJudge | None]:
+    """The keys, the ticked scorers and the second opinion (if ticked) from a handler's inputs:
+    the key boxes, then (optionally) the six judge controls and the second-opinion box."""
+    key_values, judge_values = rest[: len(KEY_ENV_VARS)], rest[len(KEY_ENV_VARS) :]
+    keys = typed_keys(*key_values)  # type: ignore[arg-type]
+    second = safety_judge().with_keys(keys) if len(judge_values) > 6 and judge_values[6] else None
+    options = judge_options(*judge_values[:6]) if len(judge_values) >= 6 else {}  # type: ignore[arg-type]
+    scorers = [
+        get_scorer(sid, keys=keys, **options) for sid in scorer_ids or [] if sid in SCORER_IDS
+    ]
+    return keys, scorers, second  # type: ignore[return-value]
+
+
+def rescore(saved: dict, scorer_ids: list[str], *rest: object) -> Iterator[list[object]]:
+    """Score the replies on screen with the scorers ticked now; no reply is written again."""
+    shown = (saved or {}).get("comparison")
+    if shown is None or not any(p.reply for p in shown.panels.values()):
+        raise ValueError("Get replies first: there is nothing on screen to score yet.")
+    _, scorers, second = _chosen(scorer_ids, rest)
+    if not scorers and second is None:
+        raise ValueError("Tick at least one scorer (or the second opinion on safety).")
+    started = time.monotonic()
+    state = shown
+    for state in rescore_comparison(shown, scorers, second_opinion=second):
+        yield _moment_updates(state, time.monotonic() - started, with_scores=True)
+    yield _moment_updates(state, time.monotonic() - started, with_scores=True, final=True)
+
+
+def _moment_updates(
+    state: Comparison, elapsed: float, *, with_scores: bool, final: bool = False
+) -> list[object]:
+    """Component updates for one moment of a comparison (scores redrawn only when asked)."""
+    saved: dict[str, object] = {
+        "replies": {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply},
+        "scores": {},
+        "comparison": state,  # what "Score these replies" scores again
+    }
+    kept: dict[str, list] = saved["scores"]  # type: ignore[assignment]
+    for (rid, _), score in state.scores.items():
+        kept.setdefault(rid, []).append(score.to_dict())
+    for rid, result in state.safety.items():  # a flag keeps the safety screen beside the scores
+        kept.setdefault(rid, []).append(safety_entry(result))
+    if with_scores:
+        cut = frozenset(r for r, p in state.panels.items() if p.reply and p.reply.cut_off)
+        badges = {rid: result.badge() for rid, result in state.safety.items()}
+        table: object = score_rows(state.scores, names, cut, badges)
+        marked = safety_marked(names, state.safety)
+        plots: list[object] = [
+            radar_by_scorer(state.scores, marked),
+            radar_by_responder(state.scores, marked),
+        ]
+    else:
+        table, plots = gr.skip(), [gr.skip(), gr.skip()]
+    progress = ("Done. " if final else "Working… ") + state.describe(elapsed)
+    return [*_panel_updates(state), table, *plots, progress, saved]
