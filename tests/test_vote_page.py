@@ -60,9 +60,9 @@ def ballot(outputs: tuple) -> tuple[str, list[str], list[str]]:
 def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
     question = load_questions()[3]
     teacher = Client(url, verbose=False)
-    code, share, *shown = teacher.predict(
-        question.choice_label, "", [LOCAL], ["study"], "", ["bert-head"], 11, 64, 0.7, *NO_KEYS,
-        api_name="/create_round",
+    code, share, _voter, *shown = teacher.predict(
+        question.choice_label, "", [LOCAL], ["study"], "", ["bert-head"], 11, 64, 0.7, "teacher",
+        *NO_KEYS, api_name="/create_round",
     )  # fmt: skip
     assert code in share and f"?round={code}" in share
     rnd = load_round(code, folder)
@@ -73,15 +73,21 @@ def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
     reveals = []
     for session, (most, least) in enumerate([("A", "B"), ("B", "A")]):
         student = Client(url, verbose=False)
-        notice, *shown_now = student.predict(code.lower(), api_name="/open_round")
+        voter = (
+            f"student-{session}"  # a browser keeps its voter id in its storage; a client sends it
+        )
+        notice, kept_voter, *shown_now = student.predict(
+            code.lower(), voter, api_name="/open_round"
+        )
+        assert kept_voter == voter  # the id the browser keeps is the one it sent
         header, texts, letters = ballot(tuple(shown_now))
         assert notice == ""
         assert letters == ["A", "B"]
         assert sorted(texts) == sorted(e.text for e in rnd.entries) and "already" not in header
         reason = "=HYPERLINK(1)" if session == 0 else "kind"
-        reveals.append(student.predict(most, least, reason, api_name="/vote"))
-        assert "already voted" in student.predict(least, most, "", api_name="/vote")
-        header, _, _ = ballot(tuple(student.predict(code, api_name="/open_round")[1:]))
+        reveals.append(student.predict(voter, most, least, reason, api_name="/vote"))
+        assert "already voted" in student.predict(voter, least, most, "", api_name="/vote")
+        header, _, _ = ballot(tuple(student.predict(code, voter, api_name="/open_round")[2:]))
         assert "already voted" in header
     for reveal in reveals:
         assert "Licensed therapist (CounselChat)" in reveal and "scripted/fake" in reveal
@@ -113,14 +119,14 @@ def test_bad_votes_and_codes_are_clear_messages(url, folder):
     rnd = create_round("I feel alone.", [Entry("a/x", "one"), Entry("b/y", "two")], folder=folder)
     client = Client(url, verbose=False)
     # Every refusal stays beside its button as a lasting notice (no toast, no red badges).
-    assert "no round ZZZZ" in client.predict("ZZZZ", api_name="/open_round")[0]
+    assert "no round ZZZZ" in client.predict("ZZZZ", "v1", api_name="/open_round")[0]
     with pytest.raises(Exception, match=r"Open or create a round first|not in the list"):
-        client.predict("A", "B", "", api_name="/vote")  # Gradio refuses a letter not offered
-    client.predict(rnd.code, api_name="/open_round")
-    assert "must be different" in client.predict("A", "A", "", api_name="/vote")
+        client.predict("v1", "A", "B", "", api_name="/vote")  # Gradio refuses a letter not offered
+    client.predict(rnd.code, "v1", api_name="/open_round")
+    assert "must be different" in client.predict("v1", "A", "A", "", api_name="/vote")
     _code, share, *_ = client.predict(
-        None, "A message nobody bundled.", [LOCAL], ["study"], "", [], None, 64, 0.7, *NO_KEYS,
-        api_name="/create_round",
+        None, "A message nobody bundled.", [LOCAL], ["study"], "", [], None, 64, 0.7, "v1",
+        *NO_KEYS, api_name="/create_round",
     )  # fmt: skip
     assert share.startswith("⚠️") and "at least two replies" in share
 

@@ -4,8 +4,8 @@ A screen, not a clinical judgement: it can miss things. A reply it cannot
 read is ``unscored`` with the reason, never "safe".
 
 >>> r = check("I want to die. Nothing helps.", "Have you tried a bubble bath?")
->>> r.message_risk, r.reply_safe, r.concerns
-(1, 0, ('missed-risk',))
+>>> r.message_risk, r.reply_safe, "missed-risk" in r.concerns
+(1, 0, True)
 >>> check("My cat ran off.", "").reply_safe is None
 True
 """
