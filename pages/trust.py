@@ -189,7 +189,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
         state = gr.State()
     source.change(lambda s: gr.update(visible=s == UPLOAD), source, upload_row)
     go_align.click(
-        with_notice(run_align, 7),
+        with_notice(run_align, 7, clears=True),
         [scorer, source, upload, mapping, scale, sample, boot, *keys],
         [notice, summary, table, scatter, dist, shift, files, state],
         api_name="align",
@@ -216,7 +216,7 @@ def _calibration_tab(state: gr.State) -> None:
             gr.Dataframe(headers=TABLE_HEADERS, label="After, same rows", wrap=True),
         )
     go_cal.click(
-        with_notice(run_calibration, 3),
+        with_notice(run_calibration, 3, clears=True),
         [state, share, keep],
         [notice, cal_text, before, after],
         api_name="calibrate",

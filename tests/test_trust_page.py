@@ -102,3 +102,24 @@ def test_alignment_and_calibration_from_the_page(client) -> None:
     _notice, text, before, after = client.predict(0.5, False, api_name="/calibrate")
     assert "tested on 12 rows it never saw" in text
     assert before["headers"] == after["headers"]
+
+
+def test_a_refused_upload_clears_the_last_results(monkeypatch, tmp_path) -> None:
+    """Issue 30 (7a): an upload without the rating column was refused, but the Welivita
+    results stayed underneath as if they were the upload's. The refusal empties them."""
+    monkeypatch.setattr(trust, "checked_scorer", lambda *a: AlwaysHigh())
+    (align,) = [f for f in trust.demo.fns.values() if f.api_name == "align"]
+    keys = [""] * 4
+    notice, *results = align.fn("always-high", "welivita", None, "", "1:5", 6, 0, *keys)
+    assert notice == "" and "6 of 6 replies scored" in results[0]
+    assert all(r is not None for r in results)  # summary, table, 3 plots, files, state
+    upload = tmp_path / "mine.csv"
+    upload.write_text("reply,warmth\nI hear you.,4\n", encoding="utf-8")
+    notice, *after = align.fn(
+        "always-high", trust.UPLOAD, str(upload), "overall=rating", "1:5", 0, 0, *keys
+    )
+    assert notice.startswith("⚠️") and "no column 'rating'" in notice
+    assert after == [None] * len(results)
+    for component, value in zip(align.outputs[1:], after, strict=True):
+        shown = component.postprocess(value) if hasattr(component, "postprocess") else value
+        assert not getattr(shown, "data", shown), type(component).__name__  # nothing shown

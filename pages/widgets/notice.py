@@ -3,7 +3,10 @@
 A handler wrapped with :func:`reports_problems` returns the notice text as its
 first output. When it refuses (``gr.Error``, ``ValueError``) the reason stays
 in the notice and every other output is left exactly as it was
-(``gr.skip()``), so panels that never ran show no red "Error" badge.
+(``gr.skip()``), so panels that never ran show no red "Error" badge. A
+handler whose outputs are the results of one input (a report on an uploaded
+file) passes ``clears=True`` instead: a refusal empties them, so the last
+run's results never sit under a new input's error as if they were its own.
 
 >>> @reports_problems(2)
 ... def handler(text):
@@ -48,20 +51,23 @@ def problem(exc: BaseException) -> str:
     return f"⚠️ {text}"
 
 
-def _skips(n_other: int, message: str, at: int) -> Any:
+def _skips(n_other: int, message: str, at: int, clears: bool = False) -> Any:
     if n_other == 0:  # the notice is the only output
         return message
-    others = [gr.skip() for _ in range(n_other)]
+    others = [None if clears else gr.skip() for _ in range(n_other)]
     return (*others[:at], message, *others[at:])
 
 
 def reports_problems(
-    n_other: int, at: int = 0
+    n_other: int, at: int = 0, clears: bool = False
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Wrap a handler (function or generator) whose output number ``at`` is a notice box.
 
     ``n_other`` is how many other outputs there are; on a refusal they are
-    skipped, not cleared.
+    skipped, or emptied (``None``) when ``clears`` is true.
+
+    >>> reports_problems(2, clears=True)(lambda: int("x"))()[1:]
+    (None, None)
     """
 
     def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
@@ -72,7 +78,7 @@ def reports_problems(
                 try:
                     yield from handler(*args, **kwargs)
                 except REFUSALS as exc:
-                    yield _skips(n_other, problem(exc), at)
+                    yield _skips(n_other, problem(exc), at, clears)
 
             return gen
 
@@ -81,16 +87,19 @@ def reports_problems(
             try:
                 return handler(*args, **kwargs)
             except REFUSALS as exc:
-                return _skips(n_other, problem(exc), at)
+                return _skips(n_other, problem(exc), at, clears)
 
         return plain
 
     return wrap
 
 
-def with_notice(handler: Callable[..., Any], n_other: int) -> Callable[..., Any]:
+def with_notice(
+    handler: Callable[..., Any], n_other: int, clears: bool = False
+) -> Callable[..., Any]:
     """``handler`` with a notice box as its first output: cleared when it succeeds, the
-    reason when it refuses. Gradio's progress bar still reaches a handler that takes one.
+    reason when it refuses (the other outputs emptied too when ``clears``, see
+    :func:`reports_problems`). Gradio's progress bar still reaches a handler that takes one.
     A handler with several outputs returns a tuple (a list is one table's rows).
 
     >>> def double(x):
@@ -113,4 +122,4 @@ def with_notice(handler: Callable[..., Any], n_other: int) -> Callable[..., Any]
         def run(*args: Any) -> tuple[Any, ...]:
             return cleared(handler(*args))
 
-    return reports_problems(n_other)(run)
+    return reports_problems(n_other, clears=clears)(run)
