@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from config import KEY_ENV_VARS
 from core.numbers import cell
 from core.stories import attribution, find_story, has_human_ratings, load_stories
-from core.textinput import InputError, clean_text
+from core.textinput import InputError
 from pages.widgets.judge import judge_controls, judge_options
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import scorer_choices
@@ -19,7 +19,7 @@ from pages.widgets.notice import notice_box, scroll_cue, with_notice
 from pages.widgets.progress import gradio_progress
 from reports.story_charts import persona_chart, rating_distribution
 from scorers.base import Score, Scorer
-from scorers.judge.story import get_story_judge
+from scorers.judge.story import checked_story, get_story_judge, max_story_chars
 from scorers.registry import SAMPLED_JUDGE, sampled_judge_ids
 from scorers.rubric import load_rubric
 from studies import stories as st
@@ -63,8 +63,10 @@ def _judge(judge_id: str, options: dict, keys: dict) -> Scorer:
 
 
 def _story(text: str) -> str:
+    """The story cleaned and within the judge's limit, counted the way the limit counts;
+    a plain refusal otherwise, before any judge is built or asked."""
     try:
-        return clean_text(text, limit=20_000, what="story")
+        return checked_story(text)
     except InputError as exc:
         raise gr.Error(str(exc)) from None
 
@@ -86,6 +88,15 @@ def pick_example(label: str) -> tuple[str, str]:
     return story.story, credit
 
 
+def story_edited(text: str, label: str | None) -> tuple[object, object]:
+    """(picker, credit) once the visitor types or pastes into the story box: an example's
+    name and credit go as soon as the text is no longer that example's story."""
+    story = find_story(label or "")
+    if story is not None and (text or "").strip() == story.story.strip():
+        return gr.skip(), gr.skip()
+    return None, ""
+
+
 def rate_story(
     story: str,
     judge_id: str,
@@ -102,10 +113,11 @@ def rate_story(
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
 ) -> tuple[list[list[object]], go.Figure]:
     """Rate one story with the chosen judge and persona: the table row and its chart."""
+    text = _story(story)
     options = judge_options(samples, temperature, gender, concern, taking, shared)
     judge = _judge(judge_id, options, typed_keys(key_1, key_2, key_3, key_4))
     progress(0.2, desc="the judge is reading (the local model took 30–70 s on a 2-core CPU)")
-    score = judge.score(_story(story))
+    score = judge.score(text)
     name = st.persona_name(options["persona"])
     return [rating_row(name, score)], persona_chart([(name, score)])
 
@@ -126,11 +138,12 @@ def run_grid(
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
 ) -> tuple[list[list[object]], go.Figure]:
     """Rate the story as five readers: no persona, low/high concern × (no) shared experience."""
+    text = _story(story)
     options = judge_options(samples, temperature, gender, concern, taking, shared)
     keys = typed_keys(key_1, key_2, key_3, key_4)
     _judge(judge_id, options, keys)
     rows = st.persona_grid(
-        _story(story),
+        text,
         judge_id,
         samples=options["samples"],
         temperature=options["temperature"],
@@ -222,7 +235,11 @@ def build() -> gr.Blocks:
                 example = gr.Dropdown(
                     [s.choice_label for s in load_stories()], value=None, label="Example story"
                 )
-                story = gr.Textbox(label="Story", lines=8)
+                story = gr.Textbox(
+                    label="Story",
+                    lines=8,
+                    info=f"your own or an example; at most {max_story_chars():,} characters",
+                )
                 credit = gr.Markdown()
             with gr.Column(scale=2):
                 judge = gr.Dropdown(scorer_choices(JUDGES), value=SAMPLED_JUDGE, label="Judge")
@@ -258,6 +275,7 @@ def build() -> gr.Blocks:
 
         inputs = [judge, *settings, *keys]
         example.change(pick_example, example, [story, credit], api_name=False)
+        story.input(story_edited, [story, example], [example, credit], api_name=False)
         rate.click(
             with_notice(rate_story, 2),
             [story, *inputs],

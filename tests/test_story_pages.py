@@ -126,3 +126,54 @@ def test_position_bias_warning_text():
     assert "Position bias" in text and "1.25" in text
     calm = resonance_page.rating_markdown(PairRating("judge/x", values, order_gap=0.5))
     assert "Position bias" not in calm
+
+
+def _wired(page, fn=None, api_name=None) -> object:
+    """The page's event that runs ``fn`` (or is called ``api_name``)."""
+    (found,) = [f for f in page.fns.values() if f.fn is fn or (api_name and f.api_name == api_name)]
+    return found
+
+
+def test_pasting_a_story_clears_the_example_picker_and_its_credit():
+    """Issue 30 (7b): after a visitor pasted their own story the picker still said
+    "dev-0" and credited it."""
+    first = load_stories()[0]
+    assert stories_page.story_edited(STORY, first.choice_label) == (None, "")
+    # an edit that leaves the example's story as it was keeps the picker and credit
+    kept = stories_page.story_edited(first.story, first.choice_label)
+    assert all(isinstance(v, type(gr.skip())) for v in kept)
+    event = _wired(stories_page.demo, stories_page.story_edited)
+    story_box, picker = event.inputs
+    assert [t[1] for t in event.targets] == ["input"] and event.targets[0][0] == story_box._id
+    assert [type(o).__name__ for o in event.outputs] == ["Dropdown", "Markdown"]
+    assert event.outputs[0] is picker  # the picker itself, and the credit under it
+
+
+def test_a_story_over_the_limit_is_refused_plainly_before_any_judge_runs(fake_story_judge):
+    """Issue 30 (7b): a 20,000-character paste was counted as 20,389 (the whole prompt)
+    and reported as "the judge failed". Now: the story's own count, cleaned as the limit
+    counts it, and no judge is asked."""
+    from core.textinput import clean_text
+    from scorers.judge.story import max_story_chars
+
+    limit = max_story_chars()
+    pasted = ("I lost my job and my flat in one week.\r\n" * 600)[:20_000]
+    counted = len(clean_text(pasted, limit=10**6))
+    assert counted < 20_000  # the paste's \r\n count once, as the limit counts them
+    for api_name in ("rate_story", "persona_grid"):
+        handler = _wired(stories_page.demo, api_name=api_name).fn
+        notice, *_ = handler(pasted, "judge/fake/v1", *NO_OPTIONS)
+        assert notice == (
+            f"⚠️ The story is {counted:,} characters long; the limit is {limit:,}. "
+            "Shorten it (keep the part that matters most) and try again."
+        )
+    assert fake_story_judge.prompts == []  # refused before any judge ran
+    # a story as long as the limit fits the judge's prompt, questions included
+    longest = ("I lost my job and my flat in one week. " * 600)[:limit]
+    (row,), _chart = stories_page.rate_story(longest, "judge/fake/v1", *NO_OPTIONS)
+    assert row[4] == "ok", row[5]
+    # through the judge alone (the studies' way) the reason is the same plain refusal
+    judge = story_module.get_story_judge("judge/fake/v1")
+    score = judge.score(longest + " and then some more")
+    assert score.status == "unscored" and score.reason.startswith("The story is")
+    assert "judge failed" not in score.reason and len(fake_story_judge.prompts) == 1

@@ -23,8 +23,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from config import SETTINGS
+from core.textinput import InputError, clean_text
 from responders.base import Responder
-from scorers.base import ScoreItem, Scorer
+from scorers.base import Score, ScoreItem, Scorer
 from scorers.judge import base
 from scorers.judge.core import Instances, defuse, load_judge_prompt, persona_text
 from scorers.judge.injection import InjectionGuard
@@ -38,6 +39,27 @@ MARKERS = ("STORY",)
 def load_prompt() -> dict[str, Any]:
     """The story prompt, with the rubric filled in."""
     return load_judge_prompt(PROMPT_NAME, STORY_RUBRIC)
+
+
+def max_story_chars() -> int:
+    """The longest story a story judge reads, counted as :func:`clean_text` counts it.
+
+    The responder takes a prompt of at most ``EMPATHY_LAB_MAX_MESSAGE_CHARS``
+    characters, and the story shares it with the questions around it (defusing
+    markers never lengthens a story), so a story under this limit always fits.
+
+    >>> max_story_chars() + len(load_prompt()["user"].replace("{story}", "")) == (
+    ...     SETTINGS.max_message_chars)
+    True
+    """
+    return SETTINGS.max_message_chars - len(load_prompt()["user"].replace("{story}", ""))
+
+
+def checked_story(text: object) -> str:
+    """``text`` cleaned as every input is; :class:`InputError` when it is empty or longer
+    than :func:`max_story_chars` (the count given is the cleaned text's, the one the
+    limit uses)."""
+    return clean_text(text, limit=max_story_chars(), what="story")
 
 
 def build_prompt(story: str, persona: Persona | None = None) -> tuple[str, str]:
@@ -60,6 +82,20 @@ class StoryJudge(base.BaseJudge):
 
     def build_prompt(self, item: ScoreItem) -> tuple[str, str]:
         return build_prompt(item.reply, self.persona)
+
+    def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
+        """A story over the limit is unscored with the limit's plain reason; the judge is
+        never asked (its responder would refuse the whole prompt, counted with the questions).
+        """
+        scores = []
+        for item in items:
+            try:
+                checked_story(item.reply)
+            except InputError as exc:
+                scores.append(self._unscored(str(exc), None))
+                continue
+            scores.append(self.judge_prompt(*self.build_prompt(item)))
+        return scores
 
 
 _JUDGES: Instances[StoryJudge] = Instances()
