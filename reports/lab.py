@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import html
+import math
 from collections.abc import Callable
 
 import plotly.graph_objects as go
@@ -87,12 +88,32 @@ def how_made(method: str) -> str:
     return "by a fixed rule" + method[4:]
 
 
+#: The change chart's axis covers at least this much either side of 0: on a 1–3 scale a
+#: change of 0.06 is small, and an autoscaled axis (±0.15) drew it as a large bar.
+MIN_CHANGE_RANGE = 0.5
+
+
+def change_range(deltas: list[float | None]) -> list[float]:
+    """A symmetric axis range around 0: at least ±0.5, wider (in steps of 0.25, with room
+    for the printed value) when a change is larger. The scale is 1–3, so at most ±2.5.
+
+    >>> change_range([0.06, -0.02, None]), change_range([]), change_range([-0.9])
+    ([-0.5, 0.5], [-0.5, 0.5], [-1.25, 1.25])
+    """
+    largest = max((abs(d) for d in deltas if d is not None), default=0.0)
+    bound = max(MIN_CHANGE_RANGE, math.ceil(round(largest * 1.25 / 0.25, 9)) * 0.25)
+    return [-bound, bound]
+
+
 def change_chart(rows: list[rb.VariantScores], names: Names = str) -> go.Figure:
-    """Δ overall per perturbation, one bar per scorer (a zero change drawn as a visible tick)."""
+    """Δ overall per perturbation, one bar per scorer (a zero change drawn as a visible tick),
+    on a fixed symmetric axis (:func:`change_range`), so a small change looks small."""
     fig = go.Figure()
     scorer_ids = list(rows[0].changes) if rows else []
+    every: list[float | None] = []
     for sid in scorer_ids:
         deltas = [r.changes[sid].delta("overall") if r.changes[sid].ok else None for r in rows]
+        every += deltas
         fig.add_bar(
             name=names(sid),
             marker_color=color_for(sid),
@@ -106,7 +127,11 @@ def change_chart(rows: list[rb.VariantScores], names: Names = str) -> go.Figure:
     fig.update_layout(
         barmode="group",
         title="Change in overall score per perturbation (0 = the scorer held still)",
-        xaxis_title="change in overall (after − before)",
+        xaxis={
+            "title": "change in overall (after − before), on the 1–3 scale",
+            "range": change_range(every),
+            "zeroline": False,
+        },
         yaxis={"autorange": "reversed"},
         height=160 + 34 * len(rows) * max(1, len(scorer_ids)),
         margin={"l": 10, "r": 40},

@@ -1,0 +1,51 @@
+"""The Adversarial lab's change chart and progress (issue 30 point 8): a small change looks
+small, and one progress line shows while it runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from perturbations.base import Variant
+from reports.lab import MIN_CHANGE_RANGE, change_chart
+from scorers.base import Score
+from studies import robustness as rb
+
+
+def _row(pid: str, before: float, after: float, scorer: str = "bert-head") -> rb.VariantScores:
+    change = rb.Change(
+        0,
+        pid,
+        scorer,
+        Score.from_components(scorer, before, before, before),
+        Score.from_components(scorer, after, after, after),
+    )
+    return rb.VariantScores(Variant(pid, "a", "b", 0, None, "rule"), {scorer: change})
+
+
+def _range(fig) -> list[float]:
+    return list(fig.layout.xaxis.range)
+
+
+def test_a_small_change_is_drawn_on_a_fixed_axis_of_at_least_half_a_point():
+    """The delta axis autoscaled: ±0.15 made +0.06 look large on a 1–3 scale."""
+    fig = change_chart([_row("leetspeak", 2.0, 2.06), _row("typos", 2.0, 1.98)])
+    low, high = _range(fig)
+    assert low == -high and high >= MIN_CHANGE_RANGE == 0.5
+    assert fig.layout.xaxis.autorange in (None, False)
+
+
+@pytest.mark.parametrize("delta", [-1.3, 0.62, 2.0])
+def test_a_larger_change_widens_the_axis_evenly_and_stays_inside_it(delta):
+    fig = change_chart([_row("strip-empathy", 2.0 - delta / 2, 2.0 + delta / 2)])
+    low, high = _range(fig)
+    assert low == -high and high > abs(delta) and high >= 0.5
+
+
+def test_the_bundled_examples_charts_are_on_the_fixed_axis():
+    from pages.adversarial import EXAMPLES, pick_example
+
+    for example in EXAMPLES:
+        _reply, _message, _table, chart, *_ = pick_example(example["name"])
+        deltas = [x for bar in chart.data for x in bar.x if x is not None]
+        low, high = _range(chart)
+        assert low == -high >= -2.5 and high >= max(0.5, *(abs(d) for d in deltas))
