@@ -226,8 +226,11 @@ def _lab_section() -> None:
                 run = gr.Button("Perturb and score", variant="primary")
                 stop = gr.Button("Stop", variant="secondary")
     lab_note = gr.Markdown()
+    # The chart first (the summary, then the table's detail), and the run's progress shown
+    # on it alone: every output drew its own progress line, and the empty note's and
+    # table's, having no height, overlapped each other on the chart's top edge.
+    chart = gr.Plot(label="Change in overall score per perturbation")
     table = gr.HTML()
-    chart = gr.Plot()
     rows_state = gr.State([])
     with gr.Row():
         flag_pick = gr.Dropdown([], label="Row to flag")
@@ -241,6 +244,7 @@ def _lab_section() -> None:
         [reply, message, perturbation_box, scorer_box, seed, rewriter],
         shown,
         api_name="lab",
+        show_progress_on=[chart],
     )
     stop.click(
         lambda: "Stopped: nothing was kept from this run.",

@@ -49,3 +49,16 @@ def test_the_bundled_examples_charts_are_on_the_fixed_axis():
         deltas = [x for bar in chart.data for x in bar.x if x is not None]
         low, high = _range(chart)
         assert low == -high >= -2.5 and high >= max(0.5, *(abs(d) for d in deltas))
+
+
+def test_the_lab_shows_one_progress_line_on_the_chart():
+    """Two progress lines overlapped while the lab's judge ran: every output drew one, and
+    the empty note's and table's, with no height, sat on the chart's top edge.
+    (Screenshots: test-artifacts/issue30/8b-lab-progress-before.png and -after.png.)"""
+    import gradio as gr
+
+    from pages import adversarial
+
+    (lab,) = [f for f in adversarial.demo.fns.values() if f.api_name == "lab"]
+    (shown_on,) = lab.show_progress_on
+    assert isinstance(shown_on, gr.Plot) and shown_on in lab.outputs
