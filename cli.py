@@ -33,6 +33,7 @@ from commands import (
     flags,
     generate,
     pairwise,
+    ratings,
     resonance,
     robustness,
     safety,
@@ -56,6 +57,7 @@ COMMANDS = (
     stories,
     resonance,
     safety,
+    ratings,
 )
 
 

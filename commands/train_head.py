@@ -67,6 +67,7 @@ def run_train(args: argparse.Namespace) -> int:
     card["label"] = "Empathy head (MiniLM + trained head" + (
         ", reads normalised text)" if recipe.normalize else ", raw text)"
     )
+    card["labels_by"] = labels_by(labels)
     weights = save_head(nets, card, weights_path, card_path)
     if args.checks:
         head = read_head(weights, card_path, encoder)
@@ -76,6 +77,25 @@ def run_train(args: argparse.Namespace) -> int:
         save_head(nets, card, weights_path, card_path)
     print(f"saved {weights} and {card_path}")
     return 0
+
+
+def labels_by(labels: object) -> str:
+    """Who made the labels a head is trained on, for its card.
+
+    >>> import pandas as pd
+    >>> labels_by(pd.DataFrame({"source": ["ratings-here"], "n_raters": [2]}))
+    'people: ratings made in this app (1 replies, up to 2 raters each; cli.py ratings export)'
+    """
+    from core.ratings import SOURCE
+
+    source = getattr(labels, "source", None)
+    if source is not None and len(source) and (source == SOURCE).all():
+        most = int(labels.n_raters.max())  # type: ignore[attr-defined]
+        return (
+            f"people: ratings made in this app ({len(source)} replies, up to {most} raters "
+            "each; cli.py ratings export)"
+        )
+    return "as given in the labels file (the bundled ones: LLM annotators, not people)"
 
 
 def _search(recipes, encoder, labels, y, augment, cv_config, folds):  # type: ignore[no-untyped-def]
@@ -134,7 +154,13 @@ def print_metrics(title: str, table: dict[str, dict[str, float]]) -> None:
 def add_parser(sub: Subparsers) -> None:
     """Register ``train-head`` and ``check-head``."""
     train = sub.add_parser("train-head", help="train the BERT empathy head")
-    train.add_argument("--data", default=str(RUBRIC_LABELS_CSV), help="labelled replies CSV")
+    train.add_argument(
+        "--data",
+        "--labels",
+        dest="data",
+        default=str(RUBRIC_LABELS_CSV),
+        help="labelled replies CSV (e.g. from cli.py ratings export)",
+    )
     train.add_argument("--encoder", default=None, help="a local HF model folder (default: MiniLM)")
     train.add_argument(
         "--recipe",

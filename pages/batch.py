@@ -22,7 +22,7 @@ from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import responder_choices, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.progress import gradio_progress
-from pages.widgets.visitor import on_load, visitor_folder, visitor_state, who
+from pages.widgets.visitor import on_load, visitor_folder, visitor_state
 from reports.batch import readable_headline, terms_markdown, write_report
 from responders.registry import LOCAL_DEFAULT, THERAPIST, default_responder_ids
 from scorers.registry import offered_scorer_ids
@@ -114,14 +114,13 @@ def run_page(
     visitor: str | None,
     *key_values: str,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
-    request: gr.Request | None = None,
 ) -> tuple[str, pd.DataFrame, go.Figure | None, go.Figure | None, list[str]]:
     """Run or continue the batch here (the local engine); status, headline, charts, files.
 
     Stop lets the replies already asked for finish and be written; this then
     returns with what the run holds, so the results stay on the page.
     """
-    folder = run_folder(name, who(visitor, request))
+    folder = run_folder(name, visitor)
     questions = _questions(n, seed, source, upload)
     settings = _settings(responders, strategies, scorers, max_tokens, samples)
     keys = typed_keys(*key_values)
@@ -177,9 +176,9 @@ def outcome_text(outcome: BatchOutcome, stopped: bool) -> str:
     return counts + "."
 
 
-def stop_run(name: str, visitor: str | None, request: gr.Request | None = None) -> str:
+def stop_run(name: str, visitor: str | None) -> str:
     """Ask this visitor's run called ``name`` to stop after the replies in flight."""
-    folder = str(run_folder(name, who(visitor, request)))
+    folder = str(run_folder(name, visitor))
     with _STOPS_LOCK:
         stop = _STOPS.get(folder)
     if stop is None:

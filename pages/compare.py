@@ -21,6 +21,8 @@ from pages.compare_updates import SCORER_IDS, question_text, rescore, run_compar
 from pages.widgets.judge import judge_controls
 from pages.widgets.keys import key_boxes
 from pages.widgets.notice import reports_problems, scroll_cue
+from pages.widgets.rating import rating_box
+from pages.widgets.rating import wire as wire_rating
 from pages.widgets.reply_panels import (
     default_selection,
     flag_reply,
@@ -29,7 +31,7 @@ from pages.widgets.reply_panels import (
     reply_panels,
     responder_choices,
 )
-from pages.widgets.scores import SCORES_HELP, judge_cautions, ticked_by_default
+from pages.widgets.scores import SCORES_HELP, judge_cautions, names, ticked_by_default
 from reports.charts import (
     RADAR_CAPTION,
     SCORE_COLUMNS,
@@ -131,6 +133,7 @@ def build() -> gr.Blocks:
         message, selected, scorer_box, run, stop, rescore_button = _inputs()
         progress = gr.Markdown("", elem_id="compare-progress")
         columns, outputs, flags = reply_panels()
+        rating = rating_box()
         cautions, score_table, by_scorer, by_responder = _scores()
         system, max_tokens, temperature = _sampling()
         judge_boxes = judge_controls()
@@ -175,6 +178,8 @@ def build() -> gr.Blocks:
             concurrency_limit=4,
         )
         stop.click(lambda: "Stopped.", None, progress, cancels=[event, rescoring], api_name=False)
+        hidden = [score_table, by_scorer, by_responder]
+        wire_rating(rating, page, replies, hidden, keys_in, names, after=[event, rescoring])
         for rid, (note, button, flag_status) in flags.items():
             button.click(
                 lambda state, text, *keys, rid=rid: flag_reply(rid, state, text, *keys),

@@ -81,13 +81,17 @@ def _panel_updates(state: Comparison) -> list[str]:
         if rid in state.safety:
             result = state.safety[rid]
             status += f"\n\n**Safety screen: {result.badge()}**"
-            if result.concerns or result.uncertain:
-                status += f"<br><small>{result.explain()}</small>"
+            if result.message_risk or result.concerns or result.uncertain:
+                status += "<br>" + result.explain().replace("\n", "<br>")
         if rid in state.opinions:
             opinion = state.opinions[rid]
             status += f"\n\n*{opinion.badge()}*"
             if opinion.reason and opinion.reply_safe is not None:
-                status += f"<br><small>{opinion.reason}</small>"
+                status += f"<br>{opinion.reason}"
+            screen = state.safety.get(rid)
+            judged = screen is not None and screen.ok and opinion.reply_safe is not None
+            if judged and set(screen.concerns) != set(opinion.concerns):  # type: ignore[union-attr]
+                status += "<br>**The two checks disagree: read the reply yourself.**"
         if panel.reply is not None and panel.reply.attribution:
             status += f"\n\n<small>{panel.reply.attribution}</small>"
         updates += [panel.text, status]

@@ -55,8 +55,9 @@ INTRO = (
 )
 
 
-def ballot_updates(rnd: VoteRound, voter: str, note: str = "") -> list[object]:
-    """Updates for the message, every reply box and both pickers (sources hidden)."""
+def ballot_updates(rnd: VoteRound, voter: str, note: str = "", voted: bool = False) -> list[object]:
+    """Updates for the message, every reply box and both pickers (sources hidden; the pickers
+    closed for a voter who has voted)."""
     shown = ballot(rnd, voter)
     letters = [letter for letter, _ in shown]
     boxes = [
@@ -70,8 +71,8 @@ def ballot_updates(rnd: VoteRound, voter: str, note: str = "") -> list[object]:
     return [
         header,
         *boxes,
-        gr.update(choices=letters, value=None),
-        gr.update(choices=letters, value=None),
+        gr.update(choices=letters, value=None, interactive=not voted),
+        gr.update(choices=letters, value=None, interactive=not voted),
         "",
     ]
 
@@ -88,7 +89,7 @@ def open_round(code: str, voter: str) -> list[object]:
     except CsvLogError as exc:
         raise gr.Error(f"The vote log could not be read: {exc}") from None
     note = "You have already voted in this round." if voted else ""
-    return [voter, rnd.code, *ballot_updates(rnd, voter, note)]
+    return [voter, rnd.code, *ballot_updates(rnd, voter, note, voted)]
 
 
 def on_load(voter: str, request: gr.Request) -> list[object]:
@@ -112,7 +113,6 @@ def create(
     voter: str,
     *key_values: str,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
-    request: gr.Request | None = None,
 ) -> list[object]:
     """Make a round (replies written now, scores saved) and show it to this session."""
     question = by_label(label or "")
@@ -136,14 +136,21 @@ def create(
     except InputError as exc:
         raise gr.Error(str(exc)) from None
     left_out = "".join(f"\n\nLeft out: {p}" for p in problems)
-    link = page_link(request, f"/vote?round={rnd.code}")
     share = (
         f"**Round code: `{rnd.code}`** ({len(rnd.entries)} replies, shuffle seed {rnd.seed}). "
-        f"Students type the code on the Vote page, or open this link (or scan the code):\n\n"
-        f"`{link}`\n\n![QR code of the round's link]({qr_data_uri(link)})" + left_out
+        "Students type the code on the Vote page, or open the link below (or scan its code)."
+        + left_out
     )
     voter = voter or new_voter_id()
     return [rnd.code, share, voter, rnd.code, *ballot_updates(rnd, voter)]
+
+
+def share_link(code: str, request: gr.Request) -> str:
+    """The round's full link as this visitor reached the server, and its QR code."""
+    if not code:
+        return ""
+    link = page_link(request, f"/vote?round={code}")
+    return f"`{link}`\n\n![QR code of the round's link]({qr_data_uri(link)})"
 
 
 def vote(code: str, voter: str, most: str | None, least: str | None, reason: str) -> str:
@@ -292,6 +299,7 @@ def build() -> gr.Blocks:
                     make_button = gr.Button("Make the round", variant="primary")
                     stop_button = gr.Button("Stop", variant="secondary")
                 share = notice_box()
+                link = gr.Markdown()
             round_md = gr.Markdown()
             boxes = [
                 gr.Textbox(visible=False, interactive=False, lines=3, max_lines=24)
@@ -326,7 +334,7 @@ def build() -> gr.Blocks:
             [code_box, share, voter, current, *shown],
             api_name="create_round",
             concurrency_limit=2,
-        )
+        ).then(share_link, current, link, api_name=False)
         stop_button.click(
             lambda: "Stopped: no round was made.", None, share, cancels=[making], api_name=False
         )

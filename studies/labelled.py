@@ -26,7 +26,7 @@ one is optional, because its terms give no licence to redistribute it:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -35,16 +35,19 @@ import pandas as pd
 
 from config import EPITOME_DIR, RUBRIC_LABELS_CSV, WELIVITA_CSV
 from core import datasets
+from core.ratings import RatingLog
 from core.tables import read_csv
 from scorers.agreement import rescale
 from scorers.base import ScoreItem, Scorer
 from scorers.rubric import DEFAULT_RUBRIC, load_rubric
+from studies.ratings import load_ratings, per_reply, ratings_note
 
 #: The bundled sets and what each one is, for menus and ``--help``.
 BUNDLED: dict[str, str] = {
     "rubric-labels": "1,024 replies rated on this rubric by LLM annotators, not people (the head trained on them)",
     "welivita": "Welivita & Pu: human and ChatGPT replies rated 1–3 overall by people",
     "epitome": "EPITOME (Reddit): Emotional Reactions and Interpretations levels 0–2",
+    "ratings-here": "Ratings made here: people's own ratings from the Compare page (Your rating)",
 }
 #: The largest upload read (rows); a bigger file is refused, not silently cut.
 MAX_ROWS = 20_000
@@ -179,7 +182,22 @@ def _epitome(sample: int | None, seed: int) -> LabelledSet:
     return LabelledSet("epitome", _items(df), human, 1, 3, note, {"id": df.id.tolist()})
 
 
-_LOADERS = {"rubric-labels": _rubric_labels, "welivita": _welivita, "epitome": _epitome}
+def _ratings_here(sample: int | None, seed: int) -> LabelledSet:
+    ratings = load_ratings()
+    df = _pick(per_reply(ratings), sample, seed)
+    comps = ["cognitive", "emotional", "behavioral"]
+    human = {c: df[c].to_numpy(dtype=float) for c in comps}
+    human["overall"] = df[comps].to_numpy(dtype=float).mean(1)
+    extra = {"id": df.item_id.astype(str).tolist(), "raters": df.n_raters.astype(str).tolist()}
+    return LabelledSet("ratings-here", _items(df), human, 1, 3, ratings_note(ratings), extra)
+
+
+_LOADERS = {
+    "rubric-labels": _rubric_labels,
+    "welivita": _welivita,
+    "epitome": _epitome,
+    "ratings-here": _ratings_here,
+}
 
 
 def load_bundled(name: str, sample: int | None = None, seed: int = 0) -> LabelledSet:
@@ -195,6 +213,10 @@ def load_bundled(name: str, sample: int | None = None, seed: int = 0) -> Labelle
 
 #: What to say when an optional set is absent, and how to add it.
 NOT_INSTALLED: dict[str, str] = {
+    "ratings-here": (
+        "No ratings made here yet: rate replies on the Compare page (Your rating, under the "
+        "replies), then come back to see how each scorer agrees with them."
+    ),
     "epitome": (
         "The EPITOME set is not installed: its terms give no licence to redistribute it, so "
         "it does not ship with the app. To use it, get the three CSV files from its authors "
@@ -203,13 +225,15 @@ NOT_INSTALLED: dict[str, str] = {
         "epitome/interpretations-reddit.csv (see docs/data.md)."
     ),
 }
-_FILES = {
-    "rubric-labels": [RUBRIC_LABELS_CSV],
-    "welivita": [WELIVITA_CSV],
-    "epitome": [
+#: The files each set reads (looked up when asked: the ratings log's folder is a setting).
+_FILES: dict[str, Callable[[], list[Path]]] = {
+    "rubric-labels": lambda: [RUBRIC_LABELS_CSV],
+    "welivita": lambda: [WELIVITA_CSV],
+    "epitome": lambda: [
         EPITOME_DIR / "emotional-reactions-reddit.csv",
         EPITOME_DIR / "interpretations-reddit.csv",
     ],
+    "ratings-here": lambda: [RatingLog().path],
 }
 
 
@@ -219,7 +243,7 @@ def is_installed(name: str) -> bool:
     >>> is_installed("rubric-labels")
     True
     """
-    return all(path.is_file() for path in _FILES[name])
+    return all(path.is_file() for path in _FILES[name]())
 
 
 def bundled_choices() -> list[tuple[str, str]]:

@@ -131,6 +131,11 @@ def tick(page, item_id: str, on: bool) -> None:
     box.check() if on else box.uncheck()
 
 
+def radios(page, label: str):
+    """The options of the radio group labelled ``label``."""
+    return page.locator("fieldset", has_text=label).locator("input[type=radio]")
+
+
 def reply_panel(page, responder_id: str):
     """The rendered reply text of a responder's panel (not its loading indicator)."""
     return page.locator(f"#{panel_id(responder_id)}").get_by_test_id("markdown")
@@ -246,14 +251,42 @@ def test_a_reload_is_the_same_voter_and_cannot_vote_again(browser, app_url):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     tab = context.new_page()
     tab.goto(f"{app_url}/vote?round={rnd.code}")
-    most = tab.get_by_role("radiogroup", name="Most empathetic reply").get_by_role("radio")
+    most = radios(tab, "Most empathetic reply")
     _wait_for(lambda: most.count() == 2, 60, "the ballot")
     most.first.check()
-    tab.get_by_role("radiogroup", name="Least empathetic reply").get_by_role("radio").nth(1).check()
+    radios(tab, "Least empathetic reply").nth(1).check()
     tab.get_by_role("button", name="Vote", exact=True).click()
     _wait_for(lambda: tab.get_by_text("Thank you").count() > 0, 30, "the reveal")
     tab.reload()
     again = tab.get_by_text("You have already voted in this round.")
     _wait_for(lambda: again.count() > 0, 60, "the page to know this voter")
     shot(tab, "vote-after-reload-390")
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_clinician_rates_a_reply_blind_and_the_rating_is_kept(browser, app_url, width):
+    """Issue 31: the scorers' numbers stay hidden until the rater has rated; the rating lands."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    tab = context.new_page()
+    tab.goto(app_url + "/compare")
+    tab.get_by_label("Pick a bundled question").click()
+    tab.get_by_role("option").nth(3).click()
+    tick(tab, "local/qwen2.5-coder-1.5b", False)
+    tab.get_by_text("Your rating: rate a reply yourself").click()
+    tab.get_by_label("Blind: hide the scorers").check()
+    tab.get_by_role("button", name="Get replies").click()
+    progress = tab.locator("#compare-progress")
+    _wait_for(lambda: progress.inner_text().startswith("Done"), 120, "the therapist's answer")
+    tab.wait_for_timeout(1000)
+    assert tab.locator(".js-plotly-plot").count() == 0, "blind: no chart before the rating"
+    tab.get_by_label("Your name or initials").fill(f"rater-{width}")
+    for label, level in (("Cognitive", 2), ("Emotional", 1), ("Behavioral", 1)):
+        radios(tab, label).nth(level).check()
+    radios(tab, "Safe to send as it is?").first.check()
+    shot(tab, f"rating-before-save-{width}")
+    tab.get_by_role("button", name="Save my rating").click()
+    _wait_for(lambda: tab.get_by_text("Saved:").count() > 0, 30, "the rating to be saved")
+    _wait_for(lambda: tab.locator(".js-plotly-plot").count() >= 2, 30, "the charts after rating")
+    shot(tab, f"rating-saved-{width}")
     context.close()

@@ -4,8 +4,8 @@ On a public Space strangers share one server. Each browser gets an
 unguessable id on its first visit, kept in its local storage (encrypted with
 a secret only the server holds) so it survives a reload; a visitor's batch
 runs live in a folder named from that id, which no other visitor can name,
-read, resume or stop. A caller without a browser (the API) is known by its
-session (:func:`who`), else gets a fresh id per call.
+read, resume or stop. A caller without a browser (the API) sends an id of its
+own to continue a run; without one it gets a fresh id, so a fresh folder, per call.
 
 >>> a, b = ensure_visitor(None), ensure_visitor(None)
 >>> a != b and ensure_visitor(a) == a
@@ -32,7 +32,7 @@ _TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
 
 
 @cache
-def _secret() -> str:
+def storage_secret() -> str:
     """The server's secret for the browser storage (made once, kept in the cache folder)."""
     path = SETTINGS.cache_dir / "visitor.secret"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -44,7 +44,7 @@ def _secret() -> str:
 
 def visitor_state() -> gr.BrowserState:
     """The id in this browser's storage (fill it with :func:`ensure_visitor` on load)."""
-    return gr.BrowserState(None, storage_key=STORAGE_KEY, secret=_secret())
+    return gr.BrowserState(None, storage_key=STORAGE_KEY, secret=storage_secret())
 
 
 def voter_state() -> gr.BrowserState:
@@ -53,7 +53,7 @@ def voter_state() -> gr.BrowserState:
     Its own key, unrelated to the visitor id (a vote log shows voter ids, never a key to
     anyone's runs).
     """
-    return gr.BrowserState("", storage_key="empathy-lab-voter", secret=_secret())
+    return gr.BrowserState("", storage_key="empathy-lab-voter", secret=storage_secret())
 
 
 def ensure_visitor(current: str | None) -> str:
@@ -61,20 +61,6 @@ def ensure_visitor(current: str | None) -> str:
     if isinstance(current, str) and _TOKEN.match(current):
         return current
     return secrets.token_urlsafe(24)
-
-
-def who(visitor: str | None, request: gr.Request | None) -> str | None:
-    """The browser's id; for a caller without one (the API), an id from its session.
-
-    >>> who("x" * 24, None) == "x" * 24, who(None, None) is None
-    (True, True)
-    """
-    if isinstance(visitor, str) and _TOKEN.match(visitor):
-        return visitor
-    session = getattr(request, "session_hash", None)
-    if session:
-        return hashlib.sha256(f"session\x00{session}\x00{_secret()}".encode()).hexdigest()[:32]
-    return None
 
 
 def visitor_folder(root: Path, visitor: str | None, name: str) -> Path:

@@ -79,8 +79,13 @@ class SafetyResult:
         if self.message_risk:
             kinds = " / ".join(_RISK_LABELS.get(k, "a risk") for k in self.risk_kinds)
             lines.append(f"The message shows {kinds}: “{self.evidence.get('message', '')}”")
+        if self.message_risk and "missed-risk" not in self.concerns:
+            lines.append("The reply names that risk or points to help.")
         for concern in self.concerns:
-            lines.append(f"{_SAYS[concern]}: “{self.evidence.get(concern, '')}”")
+            if concern == "missed-risk":  # the words it rests on are the message's, said above
+                lines.append(f"{_SAYS[concern]}.")
+            else:
+                lines.append(f"{_SAYS[concern]}: “{self.evidence.get(concern, '')}”")
         if self.uncertain:
             lines.append("Close call: read the reply yourself before trusting this verdict.")
         return "\n".join(lines)

@@ -85,8 +85,11 @@ def rule_hits(message: str, reply: str) -> RuleHits:
             values[name], words[name] = 1.0, text
 
     risks = rules.message_risks(message) if message.strip() else []
-    for risk in risks:
-        hit(f"message:{risk.kind}", risk.words)
+    for risk in risks:  # the whole sentence, not the rule's stem ("overdos")
+        hit(
+            f"message:{risk.kind}",
+            next((s for s in sentences(message) if risk.words in s), risk.words),
+        )
     hit("reply:crisis-line", rules.help_words(reply, "crisis"))
     hit("reply:professional", rules.help_words(reply, "professional"))
     hit("reply:acknowledges-risk", rules.acknowledgement(reply))

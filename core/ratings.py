@@ -1,0 +1,149 @@
+"""People's own ratings of replies, made in the app: one append-only CSV beside the flag log.
+
+A clinician (or any visitor) rates a reply on the rubric (Cognitive, Emotional,
+Behavioral 1–3), says whether it is safe to send and why not, and may comment.
+The row keeps what it takes to read the rating later: the message, the reply,
+who wrote it, the scores shown at that moment with their settings, and
+whether the numbers were hidden while rating (blind). The log is a
+:class:`core.csvlog.CsvLog`: locked across threads and processes, written
+formula-safe and key-free, so concurrent raters lose or mix up nothing.
+
+>>> r = RatingRecord("compare", "AB", "I lost my dog.", "So sorry.", 3, 3, 2, safe=1)
+>>> r.values()["overall"], r.values()["safe"]
+('2.67', '1')
+>>> RatingRecord("compare", "", "m", "r", 2, 2, 2).values()
+Traceback (most recent call last):
+...
+core.textinput.InputError: Type your name or initials first (kept in this browser only).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from config import APP_VERSION, SETTINGS
+from core.csvlog import CsvLog
+from core.textinput import InputError, clean_text
+
+RATINGS_FILE_NAME = "ratings.csv"
+COMPONENTS = ("cognitive", "emotional", "behavioral")
+CONCERNS = ("missed-risk", "medical-overreach", "harmful-advice", "dismissive", "other")
+#: What a rating made here is called as a source of labels (``cli.py ratings export``).
+SOURCE = "ratings-here"
+FIELDS: tuple[str, ...] = (
+    "rating_id",
+    "timestamp",
+    "page",
+    "rater",
+    "item_id",
+    "message",
+    "reply",
+    "responder_id",
+    *COMPONENTS,
+    "overall",
+    "safe",
+    "concern",
+    "comment",
+    "blind",
+    "scores_shown",
+    "app_version",
+)
+
+
+def item_id(message: str, reply: str) -> str:
+    """A short id of one (message, reply): ratings of the same reply share it.
+
+    >>> item_id("m", "r") == item_id("m", "r") != item_id("m", "r2")
+    True
+    """
+    return hashlib.sha256(f"{message}\x00{reply}".encode()).hexdigest()[:12]
+
+
+@dataclass
+class RatingRecord:
+    """One person's rating of one reply (validated on :meth:`values`)."""
+
+    page: str
+    rater: str
+    message: str
+    reply: str
+    cognitive: int | None
+    emotional: int | None
+    behavioral: int | None
+    safe: int | None = None  # 1 safe to send, 0 not, None not said
+    concern: str = ""
+    comment: str = ""
+    blind: bool = False
+    responder_id: str = ""
+    scores_shown: Sequence[Mapping[str, Any]] = field(default_factory=list)
+
+    def values(self) -> dict[str, str]:
+        """The CSV row; :class:`InputError` with a plain message for anything missing or odd."""
+        rater = " ".join(str(self.rater or "").split())
+        if not rater:
+            raise InputError("Type your name or initials first (kept in this browser only).")
+        if len(rater) > 40:
+            raise InputError("Keep the name or initials under 40 characters.")
+        levels = [self.cognitive, self.emotional, self.behavioral]
+        if any(v not in (1, 2, 3) for v in levels):
+            raise InputError("Give each of Cognitive, Emotional and Behavioral a 1, 2 or 3.")
+        if self.safe not in (None, 0, 1):
+            raise InputError("Say whether the reply is safe to send (yes or no), or leave it.")
+        if self.concern and self.concern not in CONCERNS:
+            raise InputError(f"The concern is one of: {', '.join(CONCERNS)}.")
+        reply = clean_text(self.reply, limit=20_000, what="reply")
+        comment = clean_text(self.comment, limit=2_000, what="comment") if self.comment else ""
+        message = (self.message or "").strip()
+        return {
+            "rating_id": uuid.uuid4().hex[:12],
+            "timestamp": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "page": self.page,
+            "rater": rater,
+            "item_id": item_id(message, reply),
+            "message": message,
+            "reply": reply,
+            "responder_id": self.responder_id,
+            **{c: str(v) for c, v in zip(COMPONENTS, levels, strict=True)},
+            "overall": f"{sum(levels) / 3:.2f}",  # type: ignore[arg-type]
+            "safe": "" if self.safe is None else str(self.safe),
+            "concern": self.concern if self.safe == 0 else "",
+            "comment": comment,
+            "blind": "1" if self.blind else "0",
+            "scores_shown": json.dumps(list(self.scores_shown), ensure_ascii=False),
+            "app_version": APP_VERSION,
+        }
+
+
+class RatingLog(CsvLog):
+    """The ratings log in ``folder`` (default: the flag folder), capped as the flag log is."""
+
+    def __init__(self, folder: Path | None = None, max_bytes: int | None = None) -> None:
+        self.folder = folder or SETTINGS.flag_dir
+        super().__init__(
+            self.folder / RATINGS_FILE_NAME,
+            FIELDS,
+            what="ratings log",
+            nothing="no ratings yet",
+            max_bytes=SETTINGS.max_flag_log_bytes if max_bytes is None else max_bytes,
+            keep_reads=True,
+        )
+
+    def append(self, record: RatingRecord, secrets: Iterable[str] = ()) -> dict[str, str]:  # type: ignore[override]
+        """Append one rating; returns the row as written."""
+        return super().append(record.values(), secrets)
+
+    def table(self) -> pd.DataFrame:
+        """Every rating, components as numbers (empty frame with the columns when none)."""
+        df = pd.DataFrame(self.read(), columns=list(FIELDS))
+        for column in (*COMPONENTS, "overall"):
+            df[column] = pd.to_numeric(df[column], errors="coerce")
+        return df

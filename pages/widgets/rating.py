@@ -1,0 +1,161 @@
+""" "Your rating": a person rates a reply on the rubric beside the models' scores.
+
+Cognitive, Emotional and Behavioral 1–3 with the rubric's one-line anchors,
+"safe to send?" with the concern, a comment, and the rater's name or initials
+(typed once, kept in this browser's storage, never on the server beyond the
+ratings log). Blind mode hides the scorers' numbers until the rater has
+saved a rating, so the numbers cannot anchor them. Saved through the one
+append-only log (:class:`core.ratings.RatingLog`) with the scores shown at
+that moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import gradio as gr
+
+from core.csvlog import CsvLogError
+from core.ratings import CONCERNS, RatingLog, RatingRecord
+from core.textinput import InputError
+from pages.widgets.visitor import storage_secret
+from scorers.rubric import load_rubric
+
+#: The answers to "safe to send?".
+SAFE = {"yes": 1, "no": 0}
+
+
+@dataclass
+class RatingBox:
+    """The rating controls, in the order :func:`save_rating` takes them."""
+
+    which: gr.Dropdown
+    rater: gr.Textbox
+    levels: list[gr.Radio]
+    safe: gr.Radio
+    concern: gr.Dropdown
+    comment: gr.Textbox
+    blind: gr.Checkbox
+    save: gr.Button
+    status: gr.Markdown
+    remembered: gr.BrowserState
+
+    @property
+    def inputs(self) -> list[gr.components.Component]:
+        return [
+            self.which, self.rater, *self.levels, self.safe, self.concern, self.comment, self.blind
+        ]  # fmt: skip
+
+
+def _anchors() -> str:
+    levels = load_rubric().levels
+    return " · ".join(f"**{k}** {v}" for k, v in sorted(levels.items()))
+
+
+def rating_box() -> RatingBox:
+    """The "Your rating" accordion (laid out where it is called)."""
+    rubric = load_rubric()
+    with gr.Accordion("Your rating: rate a reply yourself, beside the models' scores", open=False):
+        gr.Markdown(f"<small>{_anchors()}</small>")
+        with gr.Row():
+            which = gr.Dropdown([], label="Which reply", scale=2)
+            rater = gr.Textbox(label="Your name or initials (kept in this browser)", scale=1)
+        with gr.Row():
+            levels = [
+                gr.Radio([1, 2, 3], label=rubric.labels[c], min_width=150)
+                for c in ("cognitive", "emotional", "behavioral")
+            ]
+        with gr.Row():
+            safe = gr.Radio(list(SAFE), label="Safe to send as it is?", min_width=150)
+            concern = gr.Dropdown(["", *CONCERNS], value="", label="If not, the concern")
+        comment = gr.Textbox(label="Comment (optional)", lines=2, max_length=2000)
+        blind = gr.Checkbox(
+            label="Blind: hide the scorers' numbers until I have rated (no anchoring)"
+        )
+        save = gr.Button("Save my rating", variant="primary", size="sm")
+        status = gr.Markdown()
+    remembered = gr.BrowserState("", storage_key="empathy-lab-rater", secret=storage_secret())
+    return RatingBox(which, rater, levels, safe, concern, comment, blind, save, status, remembered)
+
+
+def reply_choices(saved: dict, current: str | None, names: Callable[[str], str]) -> gr.Dropdown:
+    """The replies on screen, for the "Which reply" menu (the one chosen stays chosen)."""
+    replies = (saved or {}).get("replies", {})
+    choices = [(names(rid), rid) for rid, r in replies.items() if r.get("text")]
+    ids = [rid for _, rid in choices]
+    value = current if current in ids else (ids[0] if ids else None)
+    return gr.Dropdown(choices=choices, value=value)
+
+
+def save_rating(
+    saved: dict,
+    which: str | None,
+    rater: str,
+    cognitive: int | None,
+    emotional: int | None,
+    behavioral: int | None,
+    safe: str | None,
+    concern: str | None,
+    comment: str,
+    blind: bool,
+    *key_values: str,
+) -> tuple[str, str]:
+    """Append this rating of the chosen reply; returns (what happened, the rater to remember)."""
+    reply = (saved or {}).get("replies", {}).get(which or "")
+    if not reply or not reply.get("text"):
+        return "⚠️ Get replies first, then pick the reply you rate.", gr.skip()
+    record = RatingRecord(
+        "compare",
+        rater,
+        str(reply.get("message") or ""),
+        str(reply["text"]),
+        cognitive,
+        emotional,
+        behavioral,
+        SAFE.get(safe or ""),
+        (concern or "") if safe == "no" else "",
+        comment or "",
+        bool(blind),
+        str(which),
+        (saved or {}).get("scores", {}).get(which, []),
+    )
+    try:
+        row = RatingLog().append(record, secrets=[v for v in key_values if v])
+    except (InputError, CsvLogError) as exc:
+        return f"⚠️ {exc}", gr.skip()
+    return (
+        f"Saved: {row['rater']} rated it {row['cognitive']}/{row['emotional']}/"
+        f"{row['behavioral']}. See how the scorers agree with your ratings on the Trust page "
+        "(Ratings made here).",
+        row["rater"],
+    )
+
+
+def wire(
+    box: RatingBox,
+    page: gr.Blocks,
+    saved: gr.State,
+    hidden: list,
+    keys: list,
+    names: Callable[[str], str],
+    after: list,
+) -> None:
+    """The box's events: the replies on screen in its menu once each event of ``after`` ends
+    (not on every streamed moment), remember the rater, hide ``hidden`` while blind, save and
+    reveal."""
+    for event in after:
+        event.then(
+            lambda state, current: reply_choices(state, current, names),
+            [saved, box.which],
+            box.which,
+            api_name=False,
+            show_progress="hidden",
+        )
+    page.load(lambda name: name or "", box.remembered, box.rater, api_name=False)
+    box.blind.change(
+        lambda on: [gr.update(visible=not on)] * len(hidden), box.blind, hidden, api_name=False
+    )
+    box.save.click(
+        save_rating, [saved, *box.inputs, *keys], [box.status, box.remembered], api_name="rate"
+    ).then(lambda: [gr.update(visible=True)] * len(hidden), None, hidden, api_name=False)
