@@ -87,8 +87,26 @@ def run_lab(
         progress=gradio_progress(progress),
     )
     progress(1.0, desc="done")
-    note = f"Computed live: seed {int(seed)}, {len(rows)} perturbations."
+    note = f"Computed live: seed {int(seed)}, {len(rows)} perturbations." + at_the_top(originals)
     return (*_lab_outputs(originals, rows, message), note)
+
+
+def at_the_top(originals: dict[str, Score]) -> str:
+    """A sentence naming the scorers that rated the original at the top already ('' if none).
+
+    >>> at_the_top({"s": Score.from_components("s", 3, 3, 3)})[:48]
+    ' s rated the original 3 (the top of the scale): '
+    >>> at_the_top({"s": Score.from_components("s", 3, 2, 3)})
+    ''
+    """
+    top = [sid for sid, score in originals.items() if score.ok and score.overall >= 3 - 1e-9]
+    if not top:
+        return ""
+    return (
+        f" {', '.join(names(s) for s in top)} rated the original 3 (the top of the scale): "
+        "a score there cannot rise, so a +0.00 for *judge-injection* says nothing about "
+        "resisting it. Try a reply scored lower."
+    )
 
 
 def _lab_outputs(
@@ -188,7 +206,7 @@ def pick_example(name: str) -> tuple[object, ...]:
     note = (
         f"Precomputed (fixed rules, {names(done['scorer'])}, seed {done['seed']}). "
         "Press **Perturb and score** to recompute live with your settings."
-    )
+    ) + at_the_top(originals)
     return (
         example["reply"],
         example["message"],
@@ -297,7 +315,10 @@ def build() -> gr.Blocks:
             "controls that should not) and see how each scorer's Cognitive, Emotional, "
             "Behavioral and overall scores move. A good scorer holds still on the first "
             "nine, falls for *strip-empathy* (and on Cognitive for *wrong-message*), and does "
-            "not rise for *judge-injection*."
+            "not rise for *judge-injection*. A score already at the top of the scale (3) "
+            "cannot rise, so *judge-injection* tells you something only about a reply scored "
+            "below 3: the *Formulaic positivity* example starts low (the local judge gave it "
+            "1/1/1), leaving the injection room to lift it."
         )
         _lab_section()
         _report_section()

@@ -1,5 +1,5 @@
-"""The Adversarial lab's change chart and progress (issue 30 point 8): a small change looks
-small, and one progress line shows while it runs."""
+"""The Adversarial lab (issue 30 point 8): a small change looks small on the change chart,
+one progress line shows while it runs, and an example leaves the judge room to rise."""
 
 from __future__ import annotations
 
@@ -62,3 +62,20 @@ def test_the_lab_shows_one_progress_line_on_the_chart():
     (lab,) = [f for f in adversarial.demo.fns.values() if f.api_name == "lab"]
     (shown_on,) = lab.show_progress_on
     assert isinstance(shown_on, gr.Plot) and shown_on in lab.outputs
+
+
+@pytest.mark.slow
+def test_an_example_leaves_the_local_judge_room_to_rise_under_judge_injection():
+    """The "Formulaic warmth" example got 3/3/3 from the judge, so judge-injection showed
+    +0.00 only because the score was capped. One example now starts low, and the page says
+    why a score at the top cannot rise."""
+    from pages import adversarial
+    from scorers.registry import SAMPLED_JUDGE, get_scorer
+
+    (example,) = [e for e in adversarial.EXAMPLES if "room to rise" in e["name"]]
+    score = get_scorer(SAMPLED_JUDGE).score(example["reply"], example["message"])
+    assert score.ok and score.overall <= 2.0, score  # at least a point below the top
+    texts = [str(getattr(b, "value", "")) for b in adversarial.demo.blocks.values()]
+    assert any("already at the top of the scale (3) cannot rise" in t for t in texts)
+    capped = {"s": Score.from_components("s", 3, 3, 3)}
+    assert "cannot rise" in adversarial.at_the_top(capped)
