@@ -17,7 +17,13 @@ from config import (
     DEFAULT_TEMPERATURE,
 )
 from core.questions import load_questions
-from pages.compare_updates import SCORER_IDS, question_text, rescore, run_compare
+from pages.compare_updates import (
+    SCORER_IDS,
+    export_comparison,
+    question_text,
+    rescore,
+    run_compare,
+)
 from pages.widgets.judge import judge_controls
 from pages.widgets.keys import key_boxes
 from pages.widgets.notice import reports_problems, scroll_cue
@@ -135,6 +141,10 @@ def build() -> gr.Blocks:
         columns, outputs, flags = reply_panels()
         rating = rating_box()
         cautions, score_table, by_scorer, by_responder = _scores()
+        with gr.Row():
+            export = gr.Button("Download this comparison (CSV and JSON)", size="sm")
+            export_files = gr.File(label="The comparison: replies, scores, settings, safety, time",
+                                   file_count="multiple")  # fmt: skip
         system, max_tokens, temperature = _sampling()
         judge_boxes = judge_controls()
         second_opinion = gr.Checkbox(
@@ -178,6 +188,12 @@ def build() -> gr.Blocks:
             concurrency_limit=4,
         )
         stop.click(lambda: "Stopped.", None, progress, cancels=[event, rescoring], api_name=False)
+        export.click(
+            export_comparison,
+            [replies, *keys_in],
+            export_files,
+            api_name="export_comparison",
+        )
         hidden = [score_table, by_scorer, by_responder]
         wire_rating(rating, page, replies, hidden, keys_in, names, after=[event, rescoring])
         for rid, (note, button, flag_status) in flags.items():

@@ -6,8 +6,10 @@ The layout is :mod:`pages.compare`; the work is :mod:`studies.comparison`.
 from __future__ import annotations
 
 import itertools
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import gradio as gr
 
@@ -34,6 +36,7 @@ from scorers.registry import get_scorer, offered_scorer_ids
 from scorers.safety import SAFETY_ID, SafetyResult
 from scorers.safety.judge import SafetyJudge, safety_judge
 from studies.comparison import Comparison, rescore_comparison, stream_comparison
+from studies.comparison_record import write_record
 
 SCORER_IDS = offered_scorer_ids()
 
@@ -199,3 +202,12 @@ def _moment_updates(
         table, plots = gr.skip(), [gr.skip(), gr.skip()]
     progress = ("Done. " if final else "Working… ") + state.describe(elapsed)
     return [*_panel_updates(state), table, *plots, progress, saved]
+
+
+def export_comparison(saved: dict, *key_values: str) -> list[str]:
+    """The comparison on screen as CSV and JSON files to download (made when pressed)."""
+    shown = (saved or {}).get("comparison")
+    if shown is None or not any(p.reply for p in shown.panels.values()):
+        raise gr.Error("Get replies first: there is nothing to download yet.")
+    folder = Path(tempfile.mkdtemp(prefix="comparison-"))
+    return [str(p) for p in write_record(folder, shown, [v for v in key_values if v])]

@@ -199,6 +199,8 @@ class Comparison:
     safety: dict[str, SafetyResult] = field(default_factory=dict)
     #: The safety judge's second opinion of each reply, when one was asked for.
     opinions: dict[str, SafetyOpinion] = field(default_factory=dict)
+    #: Each scorer's setting (what decides its answers), by scorer id.
+    settings: dict[str, str] = field(default_factory=dict)
 
     def describe(self, elapsed_s: float) -> str:
         """One progress line: what is running, how many of how many, elapsed time.
@@ -257,8 +259,14 @@ class _Scoring:
         return bool(done)
 
     def moment(self, panels: dict[str, Panel], safety: dict[str, SafetyResult]) -> Comparison:
+        settings = {scorer.id: scorer.setting for scorer in self.scorers}
         return Comparison(
-            dict(panels), dict(self.scores), len(self.futures), dict(safety), dict(self.opinions)
+            dict(panels),
+            dict(self.scores),
+            len(self.futures),
+            dict(safety),
+            dict(self.opinions),
+            settings,
         )
 
     def drain(

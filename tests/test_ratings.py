@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +123,40 @@ def test_a_rating_travels_from_the_page_to_export_to_a_retrained_head(tmp_path, 
     assert cli.main(args) == 0
     card = json.loads((out / "bert_head.json").read_text(encoding="utf-8"))
     assert card["labels_by"].startswith("people: ratings made in this app (6 replies")
+
+
+def test_the_comparison_downloads_with_every_reply_score_setting_and_screen(tmp_path, monkeypatch):
+    """Issue 31 part 4: the reproducibility record of what was compared (CSV and JSON)."""
+    import pandas as pd
+
+    import pages.compare_updates as updates
+    from responders import registry
+    from scorers.base import Score, Scorer
+    from tests.conftest import ScriptedResponder
+
+    class Fixed(Scorer):
+        id = "fixed"
+
+        def setting_parts(self) -> list[str]:
+            return ["v7"]
+
+        def _score_batch(self, items):  # type: ignore[no-untyped-def]
+            return [Score.from_components(self.id, 3, 1, 2) for _ in items]
+
+    writer = ScriptedResponder("writer", ["=HYPERLINK(1) I'm so sorry."])
+    monkeypatch.setitem(registry.RESPONDERS._factories, "scripted", lambda model: writer)
+    monkeypatch.setitem(registry._CACHE, "scripted/writer", writer)
+    monkeypatch.setattr(updates, "RESPONDER_IDS", [*updates.RESPONDER_IDS, "scripted/writer"])
+    monkeypatch.setattr(updates, "SCORER_IDS", [*updates.SCORER_IDS, "fixed"])
+    monkeypatch.setattr(updates, "get_scorer", lambda sid, **_: Fixed())
+    *_, last = updates.run_compare(MESSAGE, ["scripted/writer"], ["fixed"], "", 32, 0.7)
+    csv_path, json_path = updates.export_comparison(last[-1], "sk-typed-secret-0123456789")
+    table = pd.read_csv(csv_path)
+    (row,) = table.to_dict("records")
+    assert row["message"] == MESSAGE and row["reply"].startswith("'=HYPERLINK")  # inert
+    assert (
+        row["scorer_setting"] == "fixed|v7" and row["overall"] == 2.0 and row["temperature"] == 0.7
+    )
+    assert row["safety_version"] == "safety-screen-v2" and row["reply_safe"] in (0, 1)
+    document = json.loads(Path(json_path).read_text(encoding="utf-8"))
+    assert document["replies"][0]["scores"][0]["setting"] == "fixed|v7" and document["made_at"]

@@ -1,0 +1,101 @@
+"""A comparison as a reproducibility record: every reply, score, setting and screen, in one go.
+
+What a researcher downloads from the Compare page: the message, each reply
+with its model settings and timings, every score with its scorer's setting,
+the safety screen (and the second opinion, if asked), and when it was made,
+as a CSV (one row per reply and scorer) and a JSON document (everything
+nested).
+
+>>> from studies.comparison import Comparison
+>>> record(Comparison({}, {}, 0))["replies"]
+[]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from config import SETTINGS
+from core.secrets import redact_keys
+from core.tables import write_table
+from studies.comparison import Comparison
+
+#: The CSV's columns, in order.
+COLUMNS = (
+    "made_at", "message", "responder_id", "model", "system", "max_tokens", "temperature",
+    "latency_s", "reply", "scorer_id", "scorer_setting", "status", "cognitive", "emotional",
+    "behavioral", "overall", "why", "reply_safe", "concerns", "safety_version",
+    "second_opinion_safe", "second_opinion_concerns",
+)  # fmt: skip
+_REPLY_KEYS = ("model", "system", "max_tokens", "temperature", "latency_s")
+
+
+def record(shown: Comparison, made_at: str | None = None) -> dict[str, Any]:
+    """The comparison as one JSON-ready document."""
+    made_at = made_at or dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    replies = []
+    for rid, panel in shown.panels.items():
+        if panel.reply is None:
+            continue
+        screen = shown.safety.get(rid)
+        opinion = shown.opinions.get(rid)
+        replies.append(
+            {
+                **panel.reply.to_dict(),
+                "scores": [
+                    {**score.to_dict(), "setting": shown.settings.get(sid, sid)}
+                    for (r, sid), score in sorted(shown.scores.items())
+                    if r == rid
+                ],
+                "safety": {**screen.to_row(), "version": screen.version} if screen else None,
+                "second_opinion": opinion.to_row() if opinion else None,
+            }
+        )
+    return {"made_at": made_at, "replies": replies}
+
+
+def rows(document: dict[str, Any]) -> list[dict[str, object]]:
+    """One CSV row per reply and scorer (a reply with no score gets one row)."""
+    out = []
+    for reply in document["replies"]:
+        safety = reply["safety"] or {}
+        opinion = reply["second_opinion"] or {}
+        base = {
+            "made_at": document["made_at"],
+            "message": reply["message"],
+            "responder_id": reply["responder_id"],
+            **{k: reply.get(k) for k in _REPLY_KEYS},
+            "reply": reply["text"],
+            "reply_safe": safety.get("reply_safe", ""),
+            "concerns": safety.get("concerns", ""),
+            "safety_version": safety.get("version", ""),
+            "second_opinion_safe": opinion.get("judge_reply_safe", ""),
+            "second_opinion_concerns": opinion.get("judge_concerns", ""),
+        }
+        for score in reply["scores"] or [{}]:
+            out.append(
+                {
+                    **base,
+                    "scorer_id": score.get("scorer_id", ""),
+                    "scorer_setting": score.get("setting", ""),
+                    "status": score.get("status", ""),
+                    **{c: score.get(c) for c in ("cognitive", "emotional", "behavioral")},
+                    "overall": score.get("overall"),
+                    "why": score.get("rationale") or score.get("reason") or "",
+                }
+            )
+    return out
+
+
+def write_record(folder: Path, shown: Comparison, secrets: Sequence[str] = ()) -> tuple[Path, Path]:
+    """``comparison.csv`` and ``comparison.json`` in ``folder`` (formula-safe, keys redacted)."""
+    document = record(shown)
+    csv_path, json_path = folder / "comparison.csv", folder / "comparison.json"
+    write_table(csv_path, rows(document), COLUMNS, secrets)
+    text = json.dumps(document, ensure_ascii=False, indent=1)
+    json_path.write_text(redact_keys(text, [*SETTINGS.keys.secrets(), *secrets]), encoding="utf-8")
+    return csv_path, json_path
