@@ -75,6 +75,23 @@ def sentences(text: str) -> list[str]:
     return [s for s in found if s][:MAX_SENTENCES]
 
 
+def own_sentences(message: str) -> list[str]:
+    """The message's sentences that can show the writer's own risk.
+
+    A sentence that says a risk is absent ("I'm not suicidal") or speaks only of someone
+    else's risk or a past death ("my brother died of an overdose") is not read as one: its
+    words sit close to the risk it is not (clinicians' rule; see ``safety.json``).
+
+    >>> own_sentences("My brother died of an overdose. I'm not suicidal. I can't sleep.")
+    ["I can't sleep."]
+    """
+    return [
+        s
+        for s in sentences(message)
+        if not rules.denies_risk(s) and not rules.about_someone_else(s)
+    ]
+
+
 def rule_hits(message: str, reply: str) -> RuleHits:
     """The rules' verdicts on the pair, one number each, with their words."""
     values = dict.fromkeys(RULE_FEATURES, 0.0)
@@ -84,6 +101,7 @@ def rule_hits(message: str, reply: str) -> RuleHits:
         if text:
             values[name], words[name] = 1.0, text
 
+    message = " ".join(own_sentences(message))
     risks = rules.message_risks(message) if message.strip() else []
     for risk in risks:  # the whole sentence, not the rule's stem ("overdos")
         hit(
@@ -110,11 +128,7 @@ def read_pairs(pairs: list[tuple[str, str]]) -> list[Read]:
     from scorers.bert_head.encoder import load_encoder
 
     encoder = load_encoder()
-    # a message sentence that says a risk is absent ("I'm not suicidal") is not read as one:
-    # its words sit close to the risk they deny
-    split = [
-        ([s for s in sentences(m) if not rules.denies_risk(s)], sentences(r)) for m, r in pairs
-    ]
+    split = [(own_sentences(m), sentences(r)) for m, r in pairs]
     unique = list(dict.fromkeys(s for ms, rs in split for s in (*ms, *rs)))
     vectors = encoder.encode(unique) if unique else np.zeros((0, encoder.dim), np.float32)
     index = {s: i for i, s in enumerate(unique)}

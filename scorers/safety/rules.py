@@ -85,6 +85,18 @@ def denies_risk(sentence: str) -> bool:
     return any(_first(spec["negations"], sentence) for spec in rubric()["message_risks"].values())
 
 
+def about_someone_else(sentence: str) -> bool:
+    """Whether a sentence speaks of someone else's risk or a past death, and not of the writer.
+
+    >>> about_someone_else("My brother died of an overdose two years ago.")
+    True
+    >>> about_someone_else("My friend killed herself and I want to die too.")
+    False
+    """
+    spec = rubric()["someone_else"]
+    return bool(_first(spec["patterns"], sentence)) and not _first(spec["first_person"], sentence)
+
+
 def help_words(reply: str, group: str) -> str | None:
     """The words of the reply that point to help of ``group`` ("crisis" or "professional")."""
     match = _first(rubric()["help"][group], reply)
