@@ -233,7 +233,15 @@ def build() -> gr.Blocks:
             find = gr.Button("Find resonant stories")
         find_notice = notice_box()
         scroll_cue()
-        matches = gr.Dataframe(headers=MATCH_HEADERS, interactive=False, wrap=True, max_height=900)
+        matches = gr.Dataframe(
+            headers=MATCH_HEADERS,
+            interactive=False,
+            wrap=True,
+            max_height=900,
+            # Fixed widths: unset, the long opening took the row and the rating columns were
+            # squeezed until their headers stood one letter a line.
+            column_widths=["80px", "170px", "95px", "95px", "95px", "130px", "70px", "480px"],
+        )
 
         gr.Markdown(
             "### Rate your own pairs\nUpload a CSV with `story_a` and `story_b` columns. Add "

@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.tables import write_table
+from reports.layout import legend_below, lines_of, wrap
 from studies.batch import summary as bs
 from studies.batch.plan import AS_WRITTEN
 from studies.batch.store import RunFolder
@@ -84,35 +85,43 @@ def _arm(row: pd.Series) -> str:
 
 
 def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
-    """Each arm's mean per component (overall left out) for one scorer."""
+    """Each arm's mean per component (overall left out) for one scorer, on a fixed 1–3
+    radial axis; the legend under the radar, so long arm names never shrink it."""
     part = summary[(summary["scorer"] == scorer) & (summary["component"] != "overall")]
     fig = go.Figure()
+    names = []
     for _, group in part.groupby(["responder", "strategy"], sort=False):
         axes = [c.capitalize() for c in group["component"]]
         values = group["mean"].tolist()
+        names.append(wrap(_arm(group.iloc[0])))
         fig.add_scatterpolar(
             r=[*values, values[0]],
             theta=[*axes, axes[0]],
-            name=_arm(group.iloc[0]),
+            name=names[-1],
             fill="toself",
             opacity=0.6,
         )
     fig.update_layout(
-        title=f"{scorer_name(scorer)}<br><sub>mean per component: 1 at the centre, 3 at the edge</sub>",
-        polar={"radialaxis": {"range": [1, 3]}},
-        height=420,
+        title=f"{wrap(scorer_name(scorer), 28)}<br><sub>mean per component<br>(1 at the centre, 3 at the edge)</sub>",
+        polar={
+            "radialaxis": {"range": [1, 3], "tickvals": [1, 2, 3], "tickfont": {"size": 10}},
+            "angularaxis": {"tickfont": {"size": 12}},
+        },
     )
-    return fig
+    return legend_below(fig, lines_of(names), top_px=120, below_plot_px=30, side_px=70)
 
 
 def bars(summary: pd.DataFrame, scorer: str) -> go.Figure:
-    """Means with 95% intervals per component, one bar group per arm."""
+    """Means with 95% intervals per component, one bar group per arm; the legend under the
+    plot."""
     part = summary[summary["scorer"] == scorer]
     fig = go.Figure()
+    names = []
     for _, group in part.groupby(["responder", "strategy"], sort=False):
+        names.append(wrap(_arm(group.iloc[0])))
         fig.add_bar(
-            name=_arm(group.iloc[0]),
-            x=group["component"],
+            name=names[-1],
+            x=[c.capitalize() for c in group["component"]],
             y=group["mean"],
             error_y={
                 "type": "data",
@@ -123,23 +132,27 @@ def bars(summary: pd.DataFrame, scorer: str) -> go.Figure:
         )
     fig.update_layout(
         barmode="group",
-        title=f"{scorer_name(scorer)}<br><sub>mean and 95% interval per component</sub>",
-        yaxis={"title": "score", "range": [1, 3]},
-        height=420,
+        title=f"{wrap(scorer_name(scorer), 28)}<br><sub>mean and 95% interval<br>per component</sub>",
+        yaxis={"title": "score", "range": [1, 3], "tickvals": [1, 1.5, 2, 2.5, 3]},
+        xaxis={"automargin": True},
     )
-    return fig
+    return legend_below(fig, lines_of(names), top_px=120, below_plot_px=40, side_px=50)
 
 
 def distribution(df: pd.DataFrame, column: str) -> go.Figure:
     """The spread of one score column per arm (box with every point)."""
     fig = go.Figure()
     for _, group in df.groupby(["responder", "strategy"], sort=False):
-        fig.add_box(y=group[column], name=_arm(group.iloc[0]), boxpoints="all", jitter=0.4)
+        fig.add_box(
+            y=group[column], name=wrap(_arm(group.iloc[0]), 24), boxpoints="all", jitter=0.4
+        )
     scorer, _, component = column.rpartition("/")
     fig.update_layout(
-        title=f"{scorer_name(scorer)}<br><sub>spread of the {component} score per reply</sub>",
+        title=f"{wrap(scorer_name(scorer), 28)}<br><sub>spread of the {component} score<br>per reply</sub>",
         yaxis={"title": "score", "range": [0.9, 3.1]},
-        height=420,
+        xaxis={"automargin": True},
+        showlegend=False,  # each box is named under it; a legend beside would take the width
+        height=460,
     )
     return fig
 

@@ -13,13 +13,13 @@ the radial axis starts at 0 so even an all-1 score is a visible triangle.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from reports.colors import color_for, fill
+from reports.layout import empty_figure, wrap
 from scorers.base import COMPONENTS, Score
 
 AXES = [c.capitalize() for c in COMPONENTS]
@@ -35,20 +35,23 @@ def _same(name: str) -> str:
     return name
 
 
-def _wrap(text: str, width: int = 24) -> str:
-    return "<br>".join(textwrap.wrap(text, width)[:2]) or text
+#: What a radar grid shows before any reply is scored: a message, no empty grid.
+NO_SCORES = "No scores yet: the radars appear once a reply is scored."
 
 
 def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -> go.Figure:
-    """One polar subplot per group, one trace per member (coloured by member id)."""
-    keys = list(groups) or ["(no scores yet)"]
+    """One polar subplot per group, one trace per member (coloured by member id); a plain
+    message without axes when there is nothing to draw."""
+    if not groups:
+        return empty_figure(NO_SCORES)
+    keys = list(groups)
     cols = min(len(keys), 2)
     rows = (len(keys) + cols - 1) // cols
     fig = make_subplots(
         rows=rows,
         cols=cols,
         specs=[[{"type": "polar"}] * cols for _ in range(rows)],
-        subplot_titles=[_wrap(names(k)) for k in keys],
+        subplot_titles=[wrap(names(k), 26) for k in keys],
         horizontal_spacing=0.22,
         vertical_spacing=min(0.25, 0.5 / rows),
     )
@@ -82,7 +85,7 @@ def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -
     fig.update_layout(
         title={"text": title, "font": {"size": 15}},
         height=330 * rows + 180,
-        margin={"t": 120, "b": 90, "l": 50, "r": 50},
+        margin={"t": 120, "b": 90, "l": 70, "r": 70},  # room for the axis names
         # Below the plots, centred: on a phone it wraps onto more lines instead of being cut.
         legend={"orientation": "h", "yanchor": "top", "y": -0.06, "x": 0.5, "xanchor": "center"},
     )

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from core.numbers import fmt
 from reports.colors import color_for
+from reports.layout import legend_below, lines_of, wrap
 from studies import robustness as rb
 
 Names = Callable[[str], str]
@@ -94,14 +95,15 @@ MIN_CHANGE_RANGE = 0.5
 
 
 def change_range(deltas: list[float | None]) -> list[float]:
-    """A symmetric axis range around 0: at least ±0.5, wider (in steps of 0.25, with room
-    for the printed value) when a change is larger. The scale is 1–3, so at most ±2.5.
+    """A symmetric axis range around 0: at least ±0.5, wider (in steps of 0.25, with half
+    the change again as room for the value printed beside its bar, also on a phone) when a
+    change is larger. The scale is 1–3, so at most ±3.
 
-    >>> change_range([0.06, -0.02, None]), change_range([]), change_range([-0.9])
+    >>> change_range([0.06, -0.02, None]), change_range([]), change_range([-0.68])
     ([-0.5, 0.5], [-0.5, 0.5], [-1.25, 1.25])
     """
     largest = max((abs(d) for d in deltas if d is not None), default=0.0)
-    bound = max(MIN_CHANGE_RANGE, math.ceil(round(largest * 1.25 / 0.25, 9)) * 0.25)
+    bound = max(MIN_CHANGE_RANGE, math.ceil(round(largest * 1.5 / 0.25, 9)) * 0.25)
     return [-bound, bound]
 
 
@@ -115,7 +117,7 @@ def change_chart(rows: list[rb.VariantScores], names: Names = str) -> go.Figure:
         deltas = [r.changes[sid].delta("overall") if r.changes[sid].ok else None for r in rows]
         every += deltas
         fig.add_bar(
-            name=names(sid),
+            name=wrap(names(sid)),
             marker_color=color_for(sid),
             orientation="h",
             y=[r.variant.perturbation_id for r in rows],
@@ -126,16 +128,25 @@ def change_chart(rows: list[rb.VariantScores], names: Names = str) -> go.Figure:
         )
     fig.update_layout(
         barmode="group",
-        title="Change in overall score per perturbation (0 = the scorer held still)",
+        title={
+            "text": "Change in overall score<br>per perturbation "
+            "<sub>(0 = the scorer held still)</sub>",
+            "font": {"size": 15},
+        },
         xaxis={
-            "title": "change in overall (after − before), on the 1–3 scale",
+            "title": "change in overall,<br>after − before (1–3 scale)",
             "range": change_range(every),
             "zeroline": False,
         },
-        yaxis={"autorange": "reversed"},
-        height=160 + 34 * len(rows) * max(1, len(scorer_ids)),
-        margin={"l": 10, "r": 40},
-        legend={"orientation": "h", "y": -0.12},
+        yaxis={"autorange": "reversed", "automargin": True},
+    )
+    legend_below(
+        fig,
+        lines_of([wrap(names(s)) for s in scorer_ids]) if len(scorer_ids) > 1 else 0,
+        plot_px=max(120, 30 * len(rows) * max(1, len(scorer_ids))),
+        top_px=80,
+        below_plot_px=75,
+        side_px=10,
     )
     fig.add_vline(x=0, line_width=1, line_color="#555")
     return fig

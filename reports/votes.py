@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 
 from core.numbers import fmt, percent
 from core.tables import write_table
+from reports.layout import empty_figure, legend_below, lines_of, wrap
 from scorers.registry import scorer_label
 from studies.votes.rounds import VoteRound, ballot
 from studies.votes.tally import MIN_VOTERS, RESULT_COLUMNS, Agreement, SourceResult
@@ -26,9 +27,16 @@ AGREEMENT_HEADERS = ["scorer", "votes", "top = most", "bottom = least", "by chan
 
 
 def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
-    """Least-empathetic share to the left, most-empathetic share to the right, per source."""
+    """Least-empathetic share to the left, most-empathetic share to the right, per source.
+
+    Sized for a phone too: each source's name on short lines left of its bars (the axis
+    widens to fit them), the shares printed on the bars (the counts on hover and in the
+    ranking table), the title on two lines and the legend under the plot.
+    """
+    if not results:
+        return empty_figure("No votes yet: the shares appear after the first vote.")
     ordered = sorted(results, key=lambda r: r.most_share - r.least_share)
-    names = [source_label(r.source) for r in ordered] or ["(no votes yet)"]
+    names = [wrap(source_label(r.source), 22) for r in ordered]
     least = [-100 * r.least_share for r in ordered]
     most = [100 * r.most_share for r in ordered]
     fig = go.Figure()
@@ -38,8 +46,12 @@ def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
         orientation="h",
         name="least empathetic",
         marker_color="#c0504d",
-        text=[f"{-x:.0f}% ({r.least}/{r.n})" for x, r in zip(least, ordered, strict=True)],
-        hovertemplate="%{y}: least empathetic in %{text}<extra></extra>",
+        text=[f"{-x:.0f}%" for x in least],
+        customdata=[f"{r.least}/{r.n}" for r in ordered],
+        textposition="auto",
+        textangle=0,
+        cliponaxis=False,
+        hovertemplate="%{y}: least empathetic in %{text} (%{customdata})<extra></extra>",
     )
     fig.add_bar(
         y=names,
@@ -47,18 +59,33 @@ def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
         orientation="h",
         name="most empathetic",
         marker_color="#4f81bd",
-        text=[f"{x:.0f}% ({r.most}/{r.n})" for x, r in zip(most, ordered, strict=True)],
-        hovertemplate="%{y}: most empathetic in %{text}<extra></extra>",
+        text=[f"{x:.0f}%" for x in most],
+        customdata=[f"{r.most}/{r.n}" for r in ordered],
+        textposition="auto",
+        textangle=0,
+        cliponaxis=False,
+        hovertemplate="%{y}: most empathetic in %{text} (%{customdata})<extra></extra>",
     )
+    lines = lines_of(names)
     fig.update_layout(
         barmode="relative",
-        title=title or "Share of votes: least empathetic (left) and most empathetic (right)",
-        xaxis={"title": "% of the votes in which the reply was shown", "range": [-100, 100]},
-        height=160 + 50 * len(names),
-        margin={"l": 10, "r": 10, "t": 60, "b": 40},
-        legend={"orientation": "h", "y": -0.2},
+        title={
+            "text": title
+            or "Share of votes: least empathetic<br>(left) and most empathetic (right)",
+            "font": {"size": 15},
+        },
+        xaxis={
+            "title": "% of the votes in which<br>the reply was shown",
+            "range": [-100, 100],
+            "tickvals": [-100, -50, 0, 50, 100],
+            "ticktext": ["100", "50", "0", "50", "100"],
+        },
+        yaxis={"automargin": True},
     )
-    return fig
+    return legend_below(
+        fig, 2, plot_px=max(160, 18 * lines + 24 * len(names)), top_px=80, below_plot_px=78,
+        side_px=25,
+    )  # fmt: skip
 
 
 def _interval(low: float, high: float) -> str:

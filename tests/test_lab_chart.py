@@ -48,7 +48,7 @@ def test_the_bundled_examples_charts_are_on_the_fixed_axis():
         _reply, _message, _table, chart, *_ = pick_example(example["name"])
         deltas = [x for bar in chart.data for x in bar.x if x is not None]
         low, high = _range(chart)
-        assert low == -high >= -2.5 and high >= max(0.5, *(abs(d) for d in deltas))
+        assert low == -high >= -3 and high >= max(0.5, *(abs(d) for d in deltas))
 
 
 def test_the_lab_shows_one_progress_line_on_the_chart():

@@ -1,6 +1,6 @@
 """The app's few style rules (Gradio 6 takes CSS at launch, not per page).
 
->>> ".notice" in CSS and "@media" in CSS
+>>> ".notice" in CSS and "@media" in CSS and "word-break: normal" in CSS
 True
 """
 
@@ -8,6 +8,10 @@ from __future__ import annotations
 
 CSS = """
 .notice p { font-weight: 600; }
+/* Gradio breaks a table header anywhere (word-break: break-word): a narrow column showed
+   "Behaviora/l", and squeezed columns one letter a line. Headers break between words only,
+   so a column is never narrower than its longest header word. */
+th .header.text.wrap { word-break: normal !important; overflow-wrap: normal !important; }
 .scroll-cue { display: none; }
 @media (max-width: 700px) { .scroll-cue { display: block; } }
 """
