@@ -64,7 +64,15 @@ def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
         question.choice_label, "", [LOCAL], ["study"], "", ["bert-head"], 11, 64, 0.7, "teacher",
         *NO_KEYS, api_name="/create_round",
     )  # fmt: skip
-    assert code in share and f"?round={code}" in share
+    assert code in share and "link below" in share
+    from pages import vote
+
+    asked = SimpleNamespace(
+        headers={"host": "lab.example.org"}, url=SimpleNamespace(scheme="https")
+    )
+    link = vote.share_link(code, asked)  # type: ignore[arg-type]
+    assert f"`https://lab.example.org/vote?round={code}`" in link
+    assert "(data:image/png;base64," in link  # the QR code of that link
     rnd = load_round(code, folder)
     assert sorted(rnd.sources) == ["human/counselchat", "scripted/fake"] and rnd.seed == 11
     assert question.question in shown[0]
