@@ -254,7 +254,7 @@ def build() -> gr.Blocks:
             headers=RATING_HEADERS,
             interactive=False,
             wrap=True,
-            column_widths=["150px", "110px", "110px", "110px", "90px", "420px"],
+            column_widths=["150px", "130px", "130px", "150px", "90px", "420px"],
         )
         grid_chart = gr.Plot()
 
