@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from config import APP_VERSION, SETTINGS
 from core.csvlog import CsvLog, CsvLogError
@@ -125,13 +125,20 @@ class FlagLog(CsvLog):
     changes: every open Flags tab reads it every few seconds.
     """
 
+    #: What this log is called, its file and columns (a log in the same folder, such as the
+    #: ratings log, says its own).
+    file_name: ClassVar[str] = FLAG_FILE_NAME
+    columns: ClassVar[tuple[str, ...]] = FIELDS
+    called: ClassVar[tuple[str, str]] = ("flag log", "no flags yet")
+
     def __init__(self, folder: Path | None = None, max_bytes: int | None = None) -> None:
         self.folder = folder or SETTINGS.flag_dir
+        what, nothing = self.called
         super().__init__(
-            self.folder / FLAG_FILE_NAME,
-            FIELDS,
-            what="flag log",
-            nothing="no flags yet",
+            self.folder / self.file_name,
+            self.columns,
+            what=what,
+            nothing=nothing,
             max_bytes=SETTINGS.max_flag_log_bytes if max_bytes is None else max_bytes,
             keep_reads=True,
         )

@@ -25,13 +25,13 @@ import json
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
-from config import APP_VERSION, SETTINGS
+from config import APP_VERSION
 from core.csvlog import CsvLog
+from core.flags import FlagLog
 from core.textinput import InputError, clean_text
 
 RATINGS_FILE_NAME = "ratings.csv"
@@ -123,23 +123,16 @@ class RatingRecord:
         }
 
 
-class RatingLog(CsvLog):
-    """The ratings log in ``folder`` (default: the flag folder), capped as the flag log is."""
+class RatingLog(FlagLog):
+    """The ratings log beside the flag log (same folder, same cap, same kept reads)."""
 
-    def __init__(self, folder: Path | None = None, max_bytes: int | None = None) -> None:
-        self.folder = folder or SETTINGS.flag_dir
-        super().__init__(
-            self.folder / RATINGS_FILE_NAME,
-            FIELDS,
-            what="ratings log",
-            nothing="no ratings yet",
-            max_bytes=SETTINGS.max_flag_log_bytes if max_bytes is None else max_bytes,
-            keep_reads=True,
-        )
+    file_name: ClassVar[str] = RATINGS_FILE_NAME
+    columns: ClassVar[tuple[str, ...]] = FIELDS
+    called: ClassVar[tuple[str, str]] = ("ratings log", "no ratings yet")
 
     def append(self, record: RatingRecord, secrets: Iterable[str] = ()) -> dict[str, str]:  # type: ignore[override]
         """Append one rating; returns the row as written."""
-        return super().append(record.values(), secrets)
+        return CsvLog.append(self, record.values(), secrets)
 
     def table(self) -> pd.DataFrame:
         """Every rating, components as numbers (empty frame with the columns when none)."""

@@ -72,11 +72,11 @@ def test_ten_raters_at_once_lose_or_mix_up_no_rating(tmp_path, monkeypatch):
 def test_ratings_made_here_are_a_labelled_set_with_the_raters_agreement(tmp_path, monkeypatch):
     import dataclasses
 
-    from core import ratings as ratings_module
+    from core import flags as log_folder  # the ratings log lives in the flag folder
     from studies.labelled import is_installed, load_bundled
 
     monkeypatch.setattr(
-        ratings_module, "SETTINGS", dataclasses.replace(ratings_module.SETTINGS, flag_dir=tmp_path)
+        log_folder, "SETTINGS", dataclasses.replace(log_folder.SETTINGS, flag_dir=tmp_path)
     )
     assert not is_installed("ratings-here")
     with pytest.raises(ValueError, match="No ratings made here yet"):
@@ -97,11 +97,11 @@ def test_a_rating_travels_from_the_page_to_export_to_a_retrained_head(tmp_path, 
     import pandas as pd
 
     import cli
-    from core import ratings as ratings_module
+    from core import flags as log_folder  # the ratings log lives in the flag folder
     from pages.widgets.rating import save_rating
 
     monkeypatch.setattr(
-        ratings_module, "SETTINGS", dataclasses.replace(ratings_module.SETTINGS, flag_dir=tmp_path)
+        log_folder, "SETTINGS", dataclasses.replace(log_folder.SETTINGS, flag_dir=tmp_path)
     )
     for rater in ("AB", "CD"):
         for k, reply in enumerate(REPLIES):
