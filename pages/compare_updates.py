@@ -182,8 +182,9 @@ def _moment_updates(
     saved: dict[str, object] = {
         "replies": {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply},
         "scores": {},
-        "comparison": state,  # what "Score these replies" scores again
     }
+    if final:  # what "Score these replies" and the download read; kept once the run has ended
+        saved["comparison"] = state  # (not on every streamed moment: the state is copied each time)
     kept: dict[str, list] = saved["scores"]  # type: ignore[assignment]
     for (rid, _), score in state.scores.items():
         kept.setdefault(rid, []).append(score.to_dict())
