@@ -162,12 +162,14 @@ def _words(decision: Decision, side: str) -> str:
     >>> _words(Decision(0.9, 0.5, (Share("message", "I can't go on.", 1.2),
     ...     Share("rule:message:suicide-self-harm", "end it all", 0.8))), "message")
     "I can't go on. … end it all"
+    >>> _words(Decision(0.9, 0.5, (Share("message", "I want to end it all.", 1.2),
+    ...     Share("rule:message:suicide-self-harm", "end it all", 0.8))), "message")
+    'I want to end it all.'
     """
     top = decision.top(True, side)
     found = [top.words] if top else []
-    found += [
-        s.words
-        for s in decision.shares
-        if s.source.startswith("rule:") and s.weight > 0 and s.words
-    ]
-    return " … ".join(dict.fromkeys(found))
+    for share in decision.shares:
+        rule_words = share.words if share.source.startswith("rule:") and share.weight > 0 else ""
+        if rule_words and not any(rule_words in said for said in found):  # each said once
+            found.append(rule_words)
+    return " … ".join(found)
