@@ -277,7 +277,7 @@ def test_a_clinician_rates_a_reply_blind_and_the_rating_is_kept(browser, app_url
     tab.get_by_label("Blind: hide the scorers").check()
     tab.get_by_role("button", name="Get replies").click()
     progress = tab.locator("#compare-progress")
-    _wait_for(lambda: progress.inner_text().startswith("Done"), 120, "the therapist's answer")
+    _wait_for(lambda: progress.inner_text().startswith("Done"), 300, "the therapist's answer")
     tab.wait_for_timeout(1000)
     assert tab.locator(".js-plotly-plot").count() == 0, "blind: no chart before the rating"
     tab.get_by_label("Your name or initials").fill(f"rater-{width}")
