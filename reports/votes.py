@@ -40,32 +40,23 @@ def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
     least = [-100 * r.least_share for r in ordered]
     most = [100 * r.most_share for r in ordered]
     fig = go.Figure()
-    fig.add_bar(
-        y=names,
-        x=least,
-        orientation="h",
-        name="least empathetic",
-        marker_color="#c0504d",
-        text=[f"{-x:.0f}%" for x in least],
-        customdata=[f"{r.least}/{r.n}" for r in ordered],
-        textposition="auto",
-        textangle=0,
-        cliponaxis=False,
-        hovertemplate="%{y}: least empathetic in %{text} (%{customdata})<extra></extra>",
-    )
-    fig.add_bar(
-        y=names,
-        x=most,
-        orientation="h",
-        name="most empathetic",
-        marker_color="#4f81bd",
-        text=[f"{x:.0f}%" for x in most],
-        customdata=[f"{r.most}/{r.n}" for r in ordered],
-        textposition="auto",
-        textangle=0,
-        cliponaxis=False,
-        hovertemplate="%{y}: most empathetic in %{text} (%{customdata})<extra></extra>",
-    )
+    for label, values, colour, counts in (
+        ("least empathetic", least, "#c0504d", [r.least for r in ordered]),
+        ("most empathetic", most, "#4f81bd", [r.most for r in ordered]),
+    ):
+        fig.add_bar(
+            y=names,
+            x=values,
+            orientation="h",
+            name=label,
+            marker_color=colour,
+            text=[f"{abs(x):.0f}%" for x in values],
+            customdata=[f"{c}/{r.n}" for c, r in zip(counts, ordered, strict=True)],
+            textposition="auto",
+            textangle=0,
+            cliponaxis=False,
+            hovertemplate=f"%{{y}}: {label} in %{{text}} (%{{customdata}})<extra></extra>",
+        )
     lines = lines_of(names)
     fig.update_layout(
         barmode="relative",
