@@ -71,3 +71,22 @@ def install(
     if not locks:
         setter(CsvLog, "__init__", _no_locks(CsvLog.__init__))
     return split
+
+
+def at_once(work: Any, count: int) -> list[str]:
+    """Run ``work(n)`` for n in range(count), each in its own thread, all at once; the errors
+    the threads raised, as text ([] when none did)."""
+    errors: list[str] = []
+
+    def run(n: int) -> None:
+        try:
+            work(n)
+        except Exception as exc:  # collected for the caller to assert
+            errors.append(f"{type(exc).__name__}: {exc}")
+
+    workers = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return errors

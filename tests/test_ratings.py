@@ -4,14 +4,13 @@ set on the Trust page, exported as labels and used to retrain the head."""
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
 import pytest
 
 from core.ratings import RatingLog, RatingRecord
 from core.textinput import InputError
-from tests.split_writes import install
+from tests.split_writes import at_once, install
 
 MESSAGE = "I can't sleep since my dad died."
 REPLIES = [
@@ -47,20 +46,12 @@ def test_a_rating_needs_a_name_and_three_levels_and_keeps_what_was_shown(tmp_pat
 
 def test_ten_raters_at_once_lose_or_mix_up_no_rating(tmp_path, monkeypatch):
     split = install(monkeypatch)  # each row in two writes: without the lock rows would tear
-    errors: list[Exception] = []
 
     def rater(n: int) -> None:
-        try:
-            for i, reply in enumerate(REPLIES):
-                rate(RatingLog(tmp_path), f"rater-{n}", reply, (1 + (n + i) % 3, 2, 3))
-        except Exception as exc:  # collected and asserted below
-            errors.append(exc)
+        for i, reply in enumerate(REPLIES):
+            rate(RatingLog(tmp_path), f"rater-{n}", reply, (1 + (n + i) % 3, 2, 3))
 
-    workers = [threading.Thread(target=rater, args=(n,)) for n in range(10)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    errors = at_once(rater, 10)
     rows = RatingLog(tmp_path).read()
     assert errors == [] and len(rows) == 60 and split.overlaps == 0
     for row in rows:  # each row is one rater's own rating of one reply, intact

@@ -17,6 +17,7 @@ from core.textinput import InputError, clean_text
 from studies.votes.log import FIELDS, AlreadyVoted, VoteLog, cast_vote, read_votes
 from studies.votes.rounds import Entry, ballot, create_round, list_rounds, load_round, save_round
 from studies.votes.tally import VoteDataError, parse_votes, scorer_agreement, summarize
+from tests.split_writes import at_once
 
 TRUE_ORDER = ["model/best", "model/good", "model/poor", "model/worst"]
 INJECTIONS = [
@@ -154,23 +155,12 @@ def test_formula_reasons_round_trip_and_are_inert(tmp_path, reason):
 
 def test_many_threads_vote_at_once_and_every_row_is_intact(tmp_path):
     rnd = make_round(tmp_path, n=5)
-    errors: list[Exception] = []
 
     def work(t: int) -> None:
-        try:
-            for i in range(15):
-                cast_vote(
-                    rnd, f"t{t}-{i}", "A", "E", f"reason t{t}-{i} " + "y" * 1500, folder=tmp_path
-                )
-        except Exception as exc:  # collected and asserted below
-            errors.append(exc)
+        for i in range(15):
+            cast_vote(rnd, f"t{t}-{i}", "A", "E", f"reason t{t}-{i} " + "y" * 1500, folder=tmp_path)
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert at_once(work, 8) == []
     rows = VoteLog(tmp_path).read()
     assert sorted(r["voter"] for r in rows) == sorted(
         f"t{t}-{i}" for t in range(8) for i in range(15)
