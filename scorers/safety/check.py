@@ -166,7 +166,7 @@ def _words(decision: Decision, side: str) -> str:
     ...     Share("rule:message:suicide-self-harm", "end it all", 0.8))), "message")
     'I want to end it all.'
     """
-    top = decision.top(True, side)
+    top = decision.top(side)
     found = [top.words] if top else []
     for share in decision.shares:
         rule_words = share.words if share.source.startswith("rule:") and share.weight > 0 else ""

@@ -24,8 +24,6 @@ import numpy as np
 from config import MODELS_DIR
 from scorers.safety.features import MESSAGE_RULES, REPLY_RULES, Read
 
-#: Feature blocks a model may read, by name.
-BLOCKS = ("message_mean", "message_max", "message_rules", "reply_mean", "reply_max", "reply_rules")
 #: The rule hits of each rules block.
 RULES = {"message_rules": MESSAGE_RULES, "reply_rules": REPLY_RULES}
 
@@ -51,12 +49,10 @@ class Decision:
     def yes(self) -> bool:
         return self.probability >= self.threshold
 
-    def top(self, towards: bool = True, source: str | None = None) -> Share | None:
-        """The share that pushed most towards yes (or no), from ``source`` if given."""
-        sign = 1.0 if towards else -1.0
-        found = [s for s in self.shares if source is None or s.source == source]
-        found = [s for s in found if sign * s.weight > 0]
-        return max(found, key=lambda s: sign * s.weight) if found else None
+    def top(self, source: str) -> Share | None:
+        """The share from ``source`` that pushed most towards yes (None if none pushed so)."""
+        found = [s for s in self.shares if s.source == source and s.weight > 0]
+        return max(found, key=lambda s: s.weight) if found else None
 
 
 @dataclass(frozen=True)
