@@ -166,6 +166,12 @@ class Settings:
     max_flag_log_bytes: int
     keys: Keys = field(repr=True)
 
+    @property
+    def max_conversation_chars(self) -> int:
+        """The longest conversation (all turns): one and a half messages' worth, so the
+        conversation and a reply still fit the local model's context."""
+        return self.max_message_chars * 3 // 2
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, dotenv: Path | None = None) -> Settings:
         """Build settings from ``env`` (default: os.environ) and a ``.env`` file."""

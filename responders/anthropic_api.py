@@ -45,7 +45,8 @@ class AnthropicResponder(Responder):
             timeout=self.timeout_s,
             max_retries=0,
         )
-        extra: dict[str, Any] = {"system": settings.system} if settings.system else {}
+        system, messages = self.chat(message, settings)
+        extra: dict[str, Any] = {"system": system} if system else {}
         schema = settings.schema()
         if schema is not None:
             extra["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
@@ -53,7 +54,7 @@ class AnthropicResponder(Responder):
             with client.messages.stream(
                 model=self.model,
                 max_tokens=settings.max_tokens,
-                messages=[{"role": "user", "content": message}],
+                messages=messages,
                 **extra,
             ) as stream:
                 yield from stream.text_stream

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE, SETTINGS, Keys
+from core.conversation import SEEKER, Conversation, Turn, transcript
 from core.secrets import scrub_secrets
 from core.textinput import clean_text
 
@@ -56,6 +57,9 @@ class GenerationSettings:
     temperature: float = DEFAULT_TEMPERATURE
     #: A JSON schema (as JSON text) the reply must follow, for judges; None for prose.
     json_schema: str | None = None
+    #: The conversation before the message (earlier turns), sent in the provider's chat
+    #: format; empty for a single message.
+    history: tuple[Turn, ...] = ()
 
     def schema(self) -> dict[str, Any] | None:
         """The JSON schema as a dict, or None."""
@@ -98,10 +102,16 @@ class Reply:
         tokens = self.completion_tokens
         return tokens is not None and tokens >= self.settings.max_tokens
 
+    @property
+    def conversation(self) -> Conversation:
+        """The conversation this reply answers (its history, then the message)."""
+        return Conversation((*self.settings.history, Turn(SEEKER, self.message)))
+
     def to_dict(self) -> dict[str, object]:
-        """A flat, JSON-ready view (settings inlined)."""
+        """A flat, JSON-ready view (settings inlined; earlier turns as a transcript)."""
         data = asdict(self)
         data.update(data.pop("settings"))
+        data["history"] = transcript(self.settings.history)
         return data
 
 
@@ -248,7 +258,7 @@ class Responder(ABC):
 
     def generate(
         self,
-        message: str,
+        message: str | Conversation,
         *,
         system: str | None = None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
@@ -256,7 +266,8 @@ class Responder(ABC):
         keys: Keys | Mapping[str, str] | None = None,
         json_schema: Mapping[str, Any] | None = None,
     ) -> Generation:
-        """Start a streamed reply to ``message``.
+        """Start a streamed reply to ``message`` (a text, or a conversation ending on the
+        seeker's turn: the reply is its next supporter turn).
 
         With ``json_schema`` the reply is constrained to that schema, using
         the provider's structured-output feature (judges use this).
@@ -264,6 +275,9 @@ class Responder(ABC):
         Raises :class:`textinput.InputError` for unusable input and
         :class:`ResponderUnavailable` when a key or SDK is missing.
         """
+        history: tuple[Turn, ...] = ()
+        if isinstance(message, Conversation):
+            history, message = message.history, message.message
         message = clean_text(message)
         system = DEFAULT_SYSTEM_PROMPT if system is None else system
         system = clean_text(system, what="system prompt") if system.strip() else ""
@@ -278,13 +292,45 @@ class Responder(ABC):
         if json_schema is not None and not self.can_judge:
             raise ResponderUnavailable(f"{self.id} cannot produce structured output")
         schema_text = None if json_schema is None else json.dumps(json_schema)  # keep key order
-        settings = GenerationSettings(system, int(max_tokens), float(temperature), schema_text)
-        reply = Reply(self.id, self.model, message, settings, attribution=self.attribution(message))
+        settings = GenerationSettings(
+            system, int(max_tokens), float(temperature), schema_text, history
+        )
+        credit = self.attribution(message) if not history else self.history_attribution()
+        reply = Reply(self.id, self.model, message, settings, attribution=credit)
         return Generation(self, reply, keys)
+
+    def history_attribution(self) -> str | None:
+        """Credit for a reply to a conversation (default: the same as for a message)."""
+        return self.attribution("")
 
     def attribution(self, message: str) -> str | None:
         """Credit to show beside the reply (a human author, a model licence)."""
         return None
+
+    @staticmethod
+    def chat(
+        message: str, settings: GenerationSettings, assistant: str = "assistant"
+    ) -> tuple[str, list[dict[str, str]]]:
+        """(system prompt, chat turns ending on ``message``) in the user/assistant form
+        every chat API reads; the supporter's role is named ``assistant`` (Gemini: "model").
+
+        A conversation the supporter opened has that first turn told in the system prompt,
+        since some APIs want the user's turn first.
+
+        >>> s = GenerationSettings("Be kind.", history=(Turn("supporter", "Hi, I'm here."),
+        ...                        Turn("seeker", "I'm sad."), Turn("supporter", "Why?")))
+        >>> system, turns = Responder.chat("My cat died.", s)
+        >>> [t["role"] for t in turns], system.splitlines()[-1]
+        (['user', 'assistant', 'user'], "(You opened this conversation with: Hi, I'm here.)")
+        """
+        history = list(settings.history)
+        system = settings.system
+        if history and history[0].role != SEEKER:
+            opener = f"(You opened this conversation with: {history.pop(0).text})"
+            system = f"{system}\n\n{opener}" if system else opener
+        roles = {SEEKER: "user"}
+        turns = [{"role": roles.get(t.role, assistant), "content": t.text} for t in history]
+        return system, [*turns, {"role": "user", "content": message}]
 
     @abstractmethod
     def _stream(

@@ -54,10 +54,14 @@ class GeminiResponder(Responder):
         client = genai.Client(api_key=self.api_key(keys), http_options=http)
         budget = _thinking_budget(self.model)
         schema = settings.schema()
+        system, turns = self.chat(message, settings, assistant="model")
+        contents = [
+            types.Content(role=t["role"], parts=[types.Part(text=t["content"])]) for t in turns
+        ]
         config = types.GenerateContentConfig(
             response_mime_type=None if schema is None else "application/json",
             response_json_schema=schema,
-            system_instruction=settings.system or None,
+            system_instruction=system or None,
             max_output_tokens=settings.max_tokens + (budget or 0),
             temperature=settings.temperature,
             thinking_config=None
@@ -67,7 +71,7 @@ class GeminiResponder(Responder):
         usage: Usage | None = None
         try:
             stream = client.models.generate_content_stream(
-                model=self.model, contents=message, config=config
+                model=self.model, contents=contents, config=config
             )
             for chunk in stream:
                 if chunk.text:

@@ -43,6 +43,11 @@ class HumanResponder(Responder):
             )
         return question.attribution
 
+    def history_attribution(self) -> str | None:
+        raise ResponderUnavailable(
+            "only for a bundled CounselChat question on its own, not for a conversation"
+        )
+
     def _stream(
         self, message: str, settings: GenerationSettings, keys: Keys
     ) -> Iterator[str | Usage]:

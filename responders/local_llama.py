@@ -128,9 +128,9 @@ class LocalLlamaResponder(Responder):
             llm, lock = load_llama(self.model)
         except ModelFileError as exc:
             raise ResponderError(str(exc)) from exc
-        messages = [{"role": "user", "content": message}]
-        if settings.system:
-            messages.insert(0, {"role": "system", "content": settings.system})
+        system, messages = self.chat(message, settings)
+        if system:
+            messages.insert(0, {"role": "system", "content": system})
         schema = settings.schema()
         response_format = None if schema is None else {"type": "json_object", "schema": schema}
         with lock:

@@ -54,9 +54,9 @@ class OpenAIResponder(Responder):
             timeout=self.timeout_s,
             max_retries=0,
         )
-        messages = [{"role": "user", "content": message}]
-        if settings.system:
-            messages.insert(0, {"role": "system", "content": settings.system})
+        system, messages = self.chat(message, settings)
+        if system:
+            messages.insert(0, {"role": "system", "content": system})
         extra: dict[str, Any] = {}
         schema = settings.schema()
         if schema is not None:

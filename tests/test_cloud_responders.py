@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from config import Keys
+from core.conversation import parse_conversation
 from responders.anthropic_api import AnthropicResponder
 from responders.base import Responder, ResponderError
 from responders.gemini_api import GeminiResponder
@@ -107,6 +108,35 @@ def test_streams_chunks_in_order_with_usage_and_prompt(provider):
     body = str(request.body)
     assert "My dog died." in body and "Be kind." in body
     assert sent_settings(name, request.body) == SENT[name]
+
+
+def sent_turns(name: str, body: dict) -> list[tuple[str, str]]:
+    """(role, text) of every chat turn a request carried, in the provider's own words."""
+    if name == "gemini":
+        return [(c["role"], c["parts"][0]["text"]) for c in body["contents"]]
+    turns = [m for m in body["messages"] if m["role"] != "system"]
+    return [(m["role"], m["content"]) for m in turns]
+
+
+def test_a_conversation_goes_in_the_providers_chat_format(provider):
+    name, fake = provider
+    fake.script(Stream(["That sounds lonely."], 30, 4))
+    conv = parse_conversation(
+        "Supporter: Hi, what's on your mind?\nSeeker: My sister moved away.\n"
+        "Supporter: That is a big change.\nSeeker: I eat alone every night now."
+    )
+    gen = make(name, fake).generate(conv, system="Be kind.", keys=KEYS)
+    assert "".join(gen) == "That sounds lonely."
+    assert gen.reply.message == "I eat alone every night now."
+    assert gen.reply.to_dict()["history"].startswith("Supporter: Hi, what's on your mind?")
+    (request,) = fake.requests
+    assistant = "model" if name == "gemini" else "assistant"
+    assert sent_turns(name, request.body) == [
+        ("user", "My sister moved away."),
+        (assistant, "That is a big change."),
+        ("user", "I eat alone every night now."),
+    ]
+    assert "You opened this conversation with: Hi, what's on your mind?" in str(request.body)
 
 
 def test_rate_limit_then_success_is_retried(provider):
