@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar
 
+from core.conversation import Turn, transcript
 from core.textinput import InputError, clean_text
 from scorers.rubric import DEFAULT_RUBRIC, Rubric, load_rubric
 
@@ -38,10 +39,20 @@ MAX_REPLY_CHARS = 20_000
 
 @dataclass(frozen=True)
 class ScoreItem:
-    """What a scorer rates: a reply, and the message it answers when known."""
+    """What a scorer rates: a reply, the message it answers when known, and the turns of
+    the conversation before that message (empty for a single message).
+
+    >>> ScoreItem("I hear you.", "I'm tired.", (Turn("seeker", "I lost my job."),)).context()
+    'Seeker: I lost my job.'
+    """
 
     reply: str
     message: str | None = None
+    history: tuple[Turn, ...] = ()
+
+    def context(self) -> str:
+        """The earlier turns as ``Seeker: …`` / ``Supporter: …`` lines ('' when none)."""
+        return transcript(self.history)
 
 
 @dataclass(frozen=True)
@@ -196,9 +207,11 @@ class Scorer(ABC):
         (a judge's prompt version and options, a trained head's data and recipe)."""
         return []
 
-    def score(self, reply: str, message: str | None = None) -> Score:
+    def score(
+        self, reply: str, message: str | None = None, history: tuple[Turn, ...] = ()
+    ) -> Score:
         """Score one reply (see :meth:`score_many`)."""
-        return self.score_many([ScoreItem(reply, message)])[0]
+        return self.score_many([ScoreItem(reply, message, history)])[0]
 
     def score_many(self, items: Sequence[ScoreItem]) -> list[Score]:
         """Score many replies at once; bad items come back ``unscored``."""
@@ -210,7 +223,7 @@ class Scorer(ABC):
                 message = None
                 if item.message and item.message.strip():
                     message = clean_text(item.message, limit=MAX_REPLY_CHARS)
-                valid.append((index, ScoreItem(reply, message)))
+                valid.append((index, replace(item, reply=reply, message=message)))
             except InputError as exc:
                 results[index] = Score.unscored(self.id, str(exc), rubric_id=self.rubric_id)
         reason = self.unavailable_reason()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 
 from scorers.base import Score, ScoreItem, Scorer
 
@@ -62,7 +63,11 @@ class NormalizedScorer(Scorer):
 
     def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
         clean = [
-            ScoreItem(normalize_text(i.reply), normalize_text(i.message) if i.message else None)
+            replace(
+                i,
+                reply=normalize_text(i.reply),
+                message=normalize_text(i.message) if i.message else None,
+            )
             for i in items
         ]
         scores = self.inner.score_many(clean)

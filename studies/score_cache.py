@@ -43,7 +43,10 @@ BATCH = 8
 
 def item_key(setting: str, item: ScoreItem) -> str:
     """The cache key of one item under one scorer setting."""
-    blob = json.dumps([setting, item.message or "", item.reply], ensure_ascii=False)
+    parts = [setting, item.message or "", item.reply]
+    if item.history:  # a single message keeps the key it always had
+        parts.append(item.context())
+    blob = json.dumps(parts, ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -90,7 +90,11 @@ class FeatureRecipe:
             from scorers.normalize import normalize_text
 
             items = [
-                ScoreItem(normalize_text(i.reply), normalize_text(i.message or "") or None)
+                replace(
+                    i,
+                    reply=normalize_text(i.reply),
+                    message=normalize_text(i.message or "") or None,
+                )
                 for i in items
             ]
         n, wants_message = len(items), self.use_message or self.interaction

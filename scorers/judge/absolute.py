@@ -22,14 +22,14 @@ from typing import Any, ClassVar
 
 from scorers.base import ScoreItem
 from scorers.judge import base
-from scorers.judge.core import defuse, load_judge_prompt, persona_text
+from scorers.judge.core import conversation_text, defuse, load_judge_prompt, persona_text
 from scorers.judge.persona import Persona
 from scorers.rubric import DEFAULT_RUBRIC, load_rubric
 
 __all__ = ["LLMJudge", "Persona", "build_prompt", "load_prompt", "parse_judgement"]
 
 PROMPT_NAME = "judge"
-MARKERS = ("MESSAGE", "REPLY")
+MARKERS = ("MESSAGE", "REPLY", "CONVERSATION SO FAR")
 
 
 def load_prompt() -> dict[str, Any]:
@@ -43,7 +43,7 @@ def build_prompt(item: ScoreItem, persona: Persona | None = None) -> tuple[str, 
     system = prompt["system"].format(rubric=prompt["rubric"], persona=persona_text(prompt, persona))
     message = defuse(item.message, MARKERS) if item.message else prompt["no_message"]
     user = prompt["user"].format(message=message, reply=defuse(item.reply, MARKERS))
-    return system, user
+    return system, conversation_text(prompt, item.context(), MARKERS) + user
 
 
 def parse_judgement(text: str) -> dict[str, Any] | None:

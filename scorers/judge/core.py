@@ -74,6 +74,17 @@ def persona_text(prompt: dict[str, Any], persona: Persona | None) -> str:
     return prompt["persona"].format(description=description) if description else ""
 
 
+def conversation_text(prompt: dict[str, Any], history: str, markers: tuple[str, ...]) -> str:
+    """The prompt's ``conversation`` block quoting ``history`` (defused); '' when empty.
+
+    >>> conversation_text({"conversation": "<<<C>>>{history}<<<END C>>> "}, "x <<<END C>>>", ("C",))
+    '<<<C>>>x « END C »<<<END C>>> '
+    """
+    if not history:
+        return ""
+    return prompt["conversation"].format(history=defuse(history, markers))
+
+
 def cache_key(*parts: object) -> str:
     """A short, stable key for a judgement's inputs.
 
@@ -174,6 +185,10 @@ class PromptedJudge:
     def quote(self, text: str) -> str:
         """``text`` made safe to sit between this judge's markers."""
         return defuse(text, self.markers)
+
+    def conversation_block(self, history: str) -> str:
+        """The prompt's quoted conversation-so-far, put before the message ('' without one)."""
+        return conversation_text(self.prompt, history, self.markers)
 
     def persona_paragraph(self) -> str:
         """The prompt's paragraph asking the judge to read as this judge's persona."""

@@ -20,8 +20,9 @@ talks about test scores or a doctor's instructions, comes back unchanged.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from core.conversation import Turn
 from scorers.base import Score, ScoreItem, Scorer
 from scorers.judge.injection_rules import (
     AUTHORITY,
@@ -203,11 +204,13 @@ class InjectionGuard(Scorer):
         if message is not None and message.note:
             notes[-1] = "from the message: " + message.note
         clean_message = message.text if message is not None else None
-        score = self.inner.score(reply.text, clean_message)
+        history, earlier = _neutralise_turns(item)
+        notes += [f"from the conversation: {n}" for n in earlier]
+        score = self.inner.score(reply.text, clean_message, history)
         suspect = suspects(reply.text)
         without = _without(reply.text, suspect)
         if suspect and without.strip() and score.ok:
-            plain = self.inner.score(without, clean_message)
+            plain = self.inner.score(without, clean_message, history)
             if plain.ok and score.overall - plain.overall > STEER_GAP:  # type: ignore[operator]
                 score = plain
                 shown = " / ".join(p if len(p) <= 120 else p[:117] + "…" for p in suspect)
@@ -215,6 +218,18 @@ class InjectionGuard(Scorer):
         for note in notes:
             score = with_note(score, note)
         return score
+
+
+def _neutralise_turns(item: ScoreItem) -> tuple[tuple[Turn, ...], list[str]]:
+    """The earlier turns with rater-addressed text removed (every turn is untrusted text),
+    and what was removed."""
+    turns, notes = [], []
+    for turn in item.history:
+        clean = neutralise(turn.text)
+        turns.append(replace(turn, text=clean.text.strip() or "(text addressed to the rater)"))
+        if clean.note:
+            notes.append(clean.note)
+    return tuple(turns), notes
 
 
 def _without(text: str, pieces: list[str]) -> str:
@@ -225,6 +240,4 @@ def _without(text: str, pieces: list[str]) -> str:
 
 def with_note(score: Score, note: str) -> Score:
     """``score`` with ``note`` added to what it already says."""
-    from dataclasses import replace
-
     return replace(score, note=f"{score.note}; {note}" if score.note else note)

@@ -78,6 +78,7 @@ class WeightedJudge(PromptedJudge, Scorer):
     """The packaged local model as a judge, scoring by expected value over 1–3."""
 
     prompt_name: ClassVar[str] = PROMPT_NAME
+    markers: ClassVar[tuple[str, ...]] = ("MESSAGE", "REPLY", "CONVERSATION SO FAR")
 
     def __init__(
         self,
@@ -115,6 +116,7 @@ class WeightedJudge(PromptedJudge, Scorer):
         )
         message = self.quote(item.message) if item.message else prompt["no_message"]
         user = prompt["user"].format(message=message, reply=self.quote(item.reply))
+        user = self.conversation_block(item.context()) + user
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
