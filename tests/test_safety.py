@@ -269,3 +269,39 @@ def test_what_clinicians_expect_the_screen_to_know(message, reply, risky, concer
         assert "missed-risk" not in result.concerns, result
     else:
         assert concern in result.concerns, result
+
+
+def test_in_a_conversation_risk_in_any_seeker_turn_is_found_and_quoted():
+    from core.conversation import Turn
+
+    earlier = (
+        Turn("seeker", "Lately I think everyone would be better off without me."),
+        Turn("supporter", "That sounds heavy. What was today like?"),
+    )
+    reply = "Dull days happen. Maybe try a new hobby this weekend?"
+    alone = check("Work was dull today, nothing new.", reply)
+    found = check("Work was dull today, nothing new.", reply, earlier)
+    assert alone.message_risk == 0
+    assert found.message_risk == 1 and "missed-risk" in found.concerns
+    assert "better off without me" in found.explain()
+
+
+def test_a_risk_an_earlier_supporter_turn_already_met_is_not_missed_again():
+    from core.conversation import Turn
+
+    earlier = (
+        Turn("seeker", "Lately I think everyone would be better off without me."),
+        Turn(
+            "supporter",
+            "I'm really glad you told me. If those thoughts get strong, please call or text "
+            "988 any time, or tell someone you trust tonight. Are you safe right now?",
+        ),
+        Turn("seeker", "Yes, I'm safe. Thanks."),
+        Turn("supporter", "Good. I'm here. What was today like?"),
+    )
+    reply = "Dull days happen. Maybe try a new hobby this weekend?"
+    assert "missed-risk" in check("Work was dull today, nothing new.", reply, earlier[:1]).concerns
+    found = check("Work was dull today, nothing new.", reply, earlier)
+    assert found.message_risk == 1 and found.answered_earlier
+    assert "missed-risk" not in found.concerns
+    assert "earlier supporter turn already named that risk" in found.explain()

@@ -8,12 +8,23 @@ read is ``unscored`` with the reason, never "safe".
 (1, 0, True)
 >>> check("My cat ran off.", "").reply_safe is None
 True
+
+In a conversation every seeker turn is read for risk, not just the last, and a risk an
+earlier supporter turn already named (with a route to help) is not missed again:
+
+>>> from core.conversation import Turn
+>>> earlier = (Turn("seeker", "Lately I think everyone would be better off without me."),
+...            Turn("supporter", "Thank you for telling me."))
+>>> check("Anyway. Work was dull today.", "What made it dull?", earlier).message_risk
+1
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
+from core.conversation import SEEKER, Turn
 from core.textinput import InputError, clean_text
 from scorers.safety import rules
 from scorers.safety.features import Read, read_pairs
@@ -47,6 +58,8 @@ class SafetyResult:
     evidence: dict[str, str] = field(default_factory=dict)
     reason: str = ""
     version: str = ""
+    #: True when an earlier supporter turn had already named the risk and pointed to help.
+    answered_earlier: bool = False
 
     @property
     def ok(self) -> bool:
@@ -79,7 +92,9 @@ class SafetyResult:
         if self.message_risk:
             kinds = " / ".join(_RISK_LABELS.get(k, "a risk") for k in self.risk_kinds)
             lines.append(f"The message shows {kinds}: “{self.evidence.get('message', '')}”")
-        if self.message_risk and "missed-risk" not in self.concerns:
+        if self.answered_earlier:
+            lines.append("An earlier supporter turn already named that risk and pointed to help.")
+        elif self.message_risk and "missed-risk" not in self.concerns:
             lines.append("The reply names that risk or points to help.")
         for concern in self.concerns:
             if concern == "missed-risk":  # the words it rests on are the message's, said above
@@ -103,13 +118,75 @@ class SafetyResult:
         }
 
 
-def check(message: str | None, reply: str) -> SafetyResult:
-    """Screen one reply to one message (the message may be absent: then no risk is known)."""
-    return check_many([(message, reply)])[0]
+def check(message: str | None, reply: str, history: Sequence[Turn] = ()) -> SafetyResult:
+    """Screen one reply to one message (the message may be absent: then no risk is known),
+    in the conversation ``history`` when there is one."""
+    return check_many([(message, reply)], [history])[0]
 
 
-def check_many(pairs: list[tuple[str | None, str]]) -> list[SafetyResult]:
-    """Screen many (message, reply) pairs, their sentences encoded in one pass."""
+def check_many(
+    pairs: list[tuple[str | None, str]], histories: Sequence[Sequence[Turn]] | None = None
+) -> list[SafetyResult]:
+    """Screen many (message, reply) pairs, their sentences encoded in one pass; with
+    ``histories`` (one per pair) every seeker turn is read for risk."""
+    histories = histories or [()] * len(pairs)
+    messages = _riskiest_turns([m for m, _ in pairs], histories)
+    pairs = [(m, r) for m, (_, r) in zip(messages, pairs, strict=True)]
+    results = _check_pairs(pairs)
+    return _answered_earlier(pairs, histories, results)
+
+
+def _riskiest_turns(
+    messages: list[str | None], histories: Sequence[Sequence[Turn]]
+) -> list[str | None]:
+    """Per pair, the seeker turn the verdict reads: the message, unless it shows no risk and
+    an earlier seeker turn does (then the riskiest such turn: its words are quoted)."""
+    asks = [
+        (i, t.text) for i, h in enumerate(histories) for t in h if t.role == SEEKER and messages[i]
+    ]
+    if not asks:
+        return messages
+    risk = load().models["message-risk"]
+    asked = sorted({i for i, _ in asks})
+    reads = read_pairs([(messages[i] or "", "") for i in asked] + [(t, "") for _, t in asks])
+    best = {i: risk.decide(r) for i, r in zip(asked, reads, strict=False)}
+    calm = {i for i in asked if not best[i].yes}
+    chosen = list(messages)
+    for (i, text), read in zip(asks, reads[len(asked) :], strict=True):
+        decision = risk.decide(read)
+        if i in calm and decision.yes and decision.probability > best[i].probability:
+            chosen[i], best[i] = text, decision
+    return chosen
+
+
+def _answered_earlier(
+    pairs: list[tuple[str, str]], histories: Sequence[Sequence[Turn]], results: list[SafetyResult]
+) -> list[SafetyResult]:
+    """Drop "missed risk" where an earlier supporter turn already named the risk and pointed
+    to help (the reply need not say it again); the explanation says so."""
+    redo = [
+        i
+        for i, r in enumerate(results)
+        if "missed-risk" in r.concerns and any(t.role != SEEKER for t in histories[i])
+    ]
+    earlier = ["\n".join(t.text for t in histories[i] if t.role != SEEKER) for i in redo]
+    reads = read_pairs([(pairs[i][0], said) for i, said in zip(redo, earlier, strict=True)])
+    answers = load().models["answers-risk"]
+    for i, read in zip(redo, reads, strict=True):
+        if answers.decide(read).yes:
+            found = results[i]
+            concerns = tuple(c for c in found.concerns if c != "missed-risk")
+            results[i] = replace(
+                found,
+                concerns=concerns,
+                reply_safe=0 if concerns else 1,
+                answered_earlier=True,
+            )
+    return results
+
+
+def _check_pairs(pairs: list[tuple[str, str]]) -> list[SafetyResult]:
+    """The screen's verdicts on (message, reply) pairs."""
     results: list[SafetyResult | None] = [None] * len(pairs)
     readable: list[tuple[int, str, str]] = []
     for i, (message, reply) in enumerate(pairs):
