@@ -31,6 +31,7 @@ import numpy as np
 
 from config import CARDS_DIR, MODELS_DIR
 from scorers.base import Score, ScoreItem, Scorer
+from scorers.bert_head.context import ContextModel, in_context, shipped_context_model
 from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.bert_head.threads import one_blas_thread
 
@@ -196,6 +197,8 @@ class BertHead(Scorer):
         self.recipe = recipe
         self.card = card
         self.encoder = encoder
+        #: How it reads a reply after earlier turns (None: as a reply to the last message).
+        self.context: ContextModel | None = None
 
     def setting_parts(self) -> list[str]:
         """The labels it trained on and its recipe (the same labels can train different heads)."""
@@ -215,7 +218,7 @@ class BertHead(Scorer):
         features = self.recipe.build(self.encoder, items)
         with one_blas_thread():  # BLAS threads would fight the encoder's for the cores
             preds = np.stack([net(features) for net in self.nets])  # (heads, n, 3)
-        mean = preds.mean(0)
+        mean = in_context(self.context, self.encoder, items, preds.mean(0))
         spread = preds.mean(2).std(0) if len(self.nets) > 1 else None
         return [
             Score.from_components(
@@ -306,4 +309,7 @@ def shipped_weights(scorer_id: str = "bert-head") -> Path:
 
 @lru_cache(maxsize=4)
 def _load_head(scorer_id: str) -> BertHead:
-    return read_head(shipped_weights(scorer_id), HEADS[scorer_id][1])
+    head = read_head(shipped_weights(scorer_id), HEADS[scorer_id][1])
+    if scorer_id == "bert-head":  # the conversation model was trained on this head's scores
+        head.context = shipped_context_model()
+    return head

@@ -1,0 +1,208 @@
+"""Train and measure how the empathy head reads the next turn of a conversation (issue 32).
+
+Data: ``tools/conversation_data/`` (60 conversations written for this project, five
+candidate next supporter turns each, rated on the rubric by independent LLM
+annotators; ``heldout_conversations.txt`` names the 12 never trained or tuned on).
+
+    python tools/conversation_train.py            # α and grouped CV of every recipe
+    python tools/conversation_train.py --save     # also the held-out figures, the model, its card
+
+Recipes are compared by conversation-grouped 5-fold cross-validation on the 48
+training conversations; the held-out conversations are scored once, by the
+recipe CV chose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from config import CARDS_DIR
+from core.conversation import Turn, transcript
+from scorers.base import COMPONENTS, ScoreItem
+from scorers.bert_head.context import CONTEXT_MODEL, MEASURES, ContextModel, measures
+from scorers.bert_head.head import load_head
+
+DATA = Path(__file__).resolve().parent / "conversation_data"
+CARD = CARDS_DIR / "head-context.json"
+ALPHAS = (1.0, 10.0, 100.0)
+
+
+def load_rows() -> tuple[pd.DataFrame, dict[str, list[Turn]]]:
+    """Candidates with their annotators' mean labels, and each conversation's turns."""
+    convs = {}
+    for line in (DATA / "conversations.jsonl").read_text(encoding="utf-8").splitlines():
+        c = json.loads(line)
+        convs[c["conversation_id"]] = [Turn(t["role"], t["text"]) for t in c["turns"]]
+    rows = pd.read_csv(DATA / "candidates.csv")
+    labels = annotator_labels()
+    mean = labels.groupby("candidate_id")[list(COMPONENTS)].mean()
+    rows = rows.join(mean, on="candidate_id", how="inner")
+    rows["overall"] = rows[list(COMPONENTS)].mean(axis=1)
+    held = set((DATA / "heldout_conversations.txt").read_text().split())
+    rows["heldout"] = rows.conversation_id.isin(held)
+    return rows, convs
+
+
+def annotator_labels() -> pd.DataFrame:
+    """Every annotator's labels, one row per (annotator, candidate)."""
+    frames = []
+    for path in sorted(DATA.glob("labels_*.csv")):
+        frame = pd.read_csv(path)
+        frame["annotator"] = path.stem.removeprefix("labels_")
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def agreement() -> dict[str, float]:
+    """Krippendorff's α (ordinal) per component across the annotators."""
+    import krippendorff
+
+    labels = annotator_labels()
+    out = {}
+    shared = labels.candidate_id.value_counts()
+    if (shared >= 2).sum() == 0:
+        return {}  # no item rated twice yet
+    for c in COMPONENTS:
+        table = labels.pivot_table(index="annotator", columns="candidate_id", values=c)
+        out[c] = round(
+            float(krippendorff.alpha(table.to_numpy(float), level_of_measurement="ordinal")), 3
+        )
+    return out
+
+
+def features(rows: pd.DataFrame, convs: dict[str, list[Turn]]) -> dict[str, np.ndarray]:
+    """The head's scores read three ways, and the measures, for every row."""
+    head = load_head()
+    head.context = None  # the plain head: what the model is trained on
+    turns = [convs[c] for c in rows.conversation_id]
+    last = [ScoreItem(r, t[-1].text) for r, t in zip(rows.text, turns, strict=True)]
+    pasted = [ScoreItem(r, transcript(t)) for r, t in zip(rows.text, turns, strict=True)]
+    ctx = [ScoreItem(r, t[-1].text, tuple(t[:-1])) for r, t in zip(rows.text, turns, strict=True)]
+
+    def scores(items: list[ScoreItem]) -> np.ndarray:
+        return np.array([[s.value(c) for c in COMPONENTS] for s in head.score_many(items)])
+
+    return {"last": scores(last), "pasted": scores(pasted), "measures": measures(head.encoder, ctx)}
+
+
+def fit(head: np.ndarray, found: np.ndarray, y: np.ndarray, alpha: float) -> ContextModel:
+    """A ridge model per component on standardised (head scores, measures)."""
+    from sklearn.linear_model import Ridge
+
+    x = np.hstack([head, found])
+    mean, scale = x.mean(0), x.std(0) + 1e-9
+    ridge = Ridge(alpha=alpha).fit((x - mean) / scale, y)
+    return ContextModel(mean, scale, ridge.coef_, ridge.intercept_, f"head-context-a{alpha:g}")
+
+
+def report(rows: pd.DataFrame, pred: np.ndarray) -> dict[str, float]:
+    """Spearman of overall, MSE per component, and how often attentive beats forgets."""
+    from scipy.stats import spearmanr
+
+    y = rows[list(COMPONENTS)].to_numpy()
+    overall = pred.mean(1)
+    out = {"spearman_overall": round(float(spearmanr(overall, rows.overall).statistic), 3)}
+    for k, c in enumerate(COMPONENTS):
+        out[f"mse_{c}"] = round(float(((pred[:, k] - y[:, k]) ** 2).mean()), 3)
+    frame = rows.assign(pred=overall)
+    pairs = frame.pivot_table(index="conversation_id", columns="style", values="pred")
+    wins = pairs.attentive > pairs.forgets
+    out["attentive_beats_forgets"] = round(float(wins.mean()), 3)
+    out["pairs"] = int(wins.size)
+    return out
+
+
+def cross_validate(rows: pd.DataFrame, feats: dict[str, np.ndarray]) -> dict[str, dict]:
+    """Every recipe under conversation-grouped 5-fold CV of the training conversations."""
+    from sklearn.model_selection import GroupKFold
+
+    train = ~rows.heldout.to_numpy()
+    sub, y = rows[train], rows[list(COMPONENTS)].to_numpy()[train]
+    head, found = feats["last"][train], feats["measures"][train]
+    out = {
+        "head, last message": report(sub, head),
+        "head, conversation pasted as message": report(sub, feats["pasted"][train]),
+    }
+    recipes = {f"ridge on head scores (alpha {a:g})": (a, False) for a in ALPHAS}
+    recipes |= {f"ridge on head scores + turn measures (alpha {a:g})": (a, True) for a in ALPHAS}
+    for name, (alpha, use) in recipes.items():
+        pred = np.zeros_like(y, dtype=float)
+        for tr, te in GroupKFold(5).split(head, y, sub.conversation_id):
+            extra_tr = found[tr] if use else found[tr][:, :0]
+            extra_te = found[te] if use else found[te][:, :0]
+            pred[te] = fit(head[tr], extra_tr, y[tr], alpha).predict(head[te], extra_te)
+        out[name] = report(sub, pred)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--save", action="store_true", help="write the chosen model and card")
+    parser.add_argument(
+        "--heldout", action="store_true", help="score the held-out conversations (once, at the end)"
+    )
+    args = parser.parse_args()
+    rows, convs = load_rows()
+    print(f"{len(rows)} rated candidates, {rows.conversation_id.nunique()} conversations")
+    alpha = agreement()
+    print("annotators' α (ordinal):", alpha)
+    feats = features(rows, convs)
+    cv = cross_validate(rows, feats)
+    for name, figures in cv.items():
+        print(f"CV  {name}: {figures}")
+    ridge = {k: v for k, v in cv.items() if k.startswith("ridge")}
+    chosen = max(ridge, key=lambda k: (ridge[k]["spearman_overall"], -ridge[k]["mse_cognitive"]))
+    a, use = float(chosen.split("alpha ")[1].rstrip(")")), "measures" in chosen
+    train, held = ~rows.heldout.to_numpy(), rows.heldout.to_numpy()
+    y = rows[list(COMPONENTS)].to_numpy()
+    cols = slice(None) if use else slice(0, 0)
+    model = fit(feats["last"][train], feats["measures"][train][:, cols], y[train], a)
+    hold = {
+        "head, last message": report(rows[held], feats["last"][held]),
+        "head, conversation pasted as message": report(rows[held], feats["pasted"][held]),
+        chosen: report(
+            rows[held], model.predict(feats["last"][held], feats["measures"][held][:, cols])
+        ),
+    }
+    if args.heldout or args.save:
+        for name, figures in hold.items():
+            print(f"HELD-OUT  {name}: {figures}")
+    if args.save:
+        if not use:
+            sys.exit("CV chose the head scores alone: no turn measures to ship; nothing saved")
+        save(model, alpha, cv, hold, chosen, rows)
+
+
+def save(
+    model: ContextModel, alpha: dict, cv: dict, hold: dict, chosen: str, rows: pd.DataFrame
+) -> None:
+    """Write the model and its card."""
+    CONTEXT_MODEL.write_text(model.to_json() + "\n", encoding="utf-8")
+    card = {
+        "scorer": "bert-head (in a conversation)",
+        "what": "ridge per component over the head's scores for (reply, last message) and "
+        f"measures of the reply against the earlier turns: {', '.join(MEASURES)}",
+        "chosen": chosen,
+        "labels": "LLM-annotated (three annotators, tools/conversation_data/BRIEF.md), not people",
+        "annotator_alpha_ordinal": alpha,
+        "trained_on": f"{int((~rows.heldout).sum())} candidates, "
+        f"{rows[~rows.heldout].conversation_id.nunique()} conversations",
+        "heldout": f"{int(rows.heldout.sum())} candidates, "
+        f"{rows[rows.heldout].conversation_id.nunique()} conversations, scored once",
+        "cross_validation": cv,
+        "heldout_figures": hold,
+    }
+    CARD.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {CONTEXT_MODEL} and {CARD}")
+
+
+if __name__ == "__main__":
+    main()
