@@ -24,8 +24,9 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from config import SETTINGS
+from config import BUNDLED_DATA_DIR, SETTINGS
 from core.textinput import InputError, clean_text
 
 SEEKER, SUPPORTER = "seeker", "supporter"
@@ -42,6 +43,8 @@ ROLE_WORDS: Mapping[str, str] = {
     "counselor": SUPPORTER,
     "you": SUPPORTER,
 }
+#: Short conversations written for this project, for the pages' example pickers.
+BUNDLED_FILE = BUNDLED_DATA_DIR / "conversations.jsonl"
 #: The most turns one conversation may have.
 MAX_TURNS = 40
 _SPEAKER = re.compile(r"^\s*(" + "|".join(ROLE_WORDS) + r")\s*:\s?", re.IGNORECASE)
@@ -157,7 +160,7 @@ def build(turns: Sequence[Turn]) -> Conversation:
                 f"Turn {number} has the speaker {turn.role!r}: use seeker or supporter "
                 "(or user/assistant, client/therapist)."
             )
-        what = f"turn {number} ({_LABEL[turn.role]})"
+        what = "message" if len(turns) == 1 else f"turn {number} ({_LABEL[turn.role]})"
         text = clean_text(turn.text, what=what)
         if merged and merged[-1].role == turn.role:
             text = merged.pop().text + "\n" + text
@@ -202,3 +205,19 @@ def _json_turns(raw: str) -> list[Turn] | None:
         if not str(text or "").strip():
             raise InputError(f"Turn {number} of the conversation is empty: write it or delete it.")
     return turns
+
+
+@lru_cache(maxsize=1)
+def bundled_conversations() -> dict[str, Conversation]:
+    """The example conversations by title (written for this project; see assets/data/README.md).
+
+    >>> examples = bundled_conversations()
+    >>> len(examples) >= 5 and all(c.ends_with_seeker for c in examples.values())
+    True
+    """
+    found = {}
+    for line in BUNDLED_FILE.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            item = json.loads(line)
+            found[item["title"]] = build([Turn(t["role"], t["text"]) for t in item["turns"]])
+    return found

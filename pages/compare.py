@@ -1,4 +1,5 @@
-"""Compare page: one message, several responders, replies streamed side by side, then scored.
+"""Compare page: one message (or a conversation), several responders, replies streamed side by
+side, then scored.
 
 Runs alone with ``python -m pages.compare``. The page only turns inputs into
 calls of :func:`studies.comparison.stream_comparison` and its panels and scores into
@@ -23,6 +24,14 @@ from pages.compare_updates import (
     question_text,
     rescore,
     run_compare,
+)
+from pages.widgets.conversation import (
+    MESSAGE_INFO,
+    MESSAGE_LABEL,
+    carry_on,
+    carry_on_controls,
+    conversation_picker,
+    conversation_text,
 )
 from pages.widgets.judge import judge_controls
 from pages.widgets.keys import key_boxes
@@ -65,8 +74,10 @@ def _inputs() -> tuple[gr.components.Component, ...]:
                 value=None,
                 label="Pick a bundled question (CounselChat; these also get a therapist's answer)",
             )
+            conversations = conversation_picker()
             message = gr.Textbox(
-                label="…or paste a message or a personal story",
+                label=MESSAGE_LABEL,
+                info=MESSAGE_INFO,
                 lines=5,
                 placeholder="I haven't been sleeping since my mother died…",
             )
@@ -95,6 +106,7 @@ def _inputs() -> tuple[gr.components.Component, ...]:
                 )
                 gr.Markdown(why)
     picker.change(question_text, picker, message, api_name=False)
+    conversations.change(conversation_text, conversations, message, api_name=False)
     return message, selected, scorer_box, run, stop, rescore_button
 
 
@@ -140,6 +152,7 @@ def build() -> gr.Blocks:
         progress = gr.Markdown("", elem_id="compare-progress")
         columns, outputs, flags = reply_panels()
         rating = rating_box()
+        carry_from, next_turn, carry_button = carry_on_controls()
         cautions, score_table, by_scorer, by_responder = _scores()
         with gr.Row():
             export = gr.Button("Download this comparison (CSV and JSON)", size="sm")
@@ -186,6 +199,9 @@ def build() -> gr.Blocks:
             outputs,
             api_name="rescore",
             concurrency_limit=4,
+        )
+        carry_button.click(
+            carry_on, [message, replies, carry_from, next_turn], message, api_name=False
         )
         stop.click(lambda: "Stopped.", None, progress, cancels=[event, rescoring], api_name=False)
         export.click(

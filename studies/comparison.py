@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, Keys
+from core.conversation import Conversation
 from core.textinput import InputError, clean_text
 from responders.base import Reply, Responder, ResponderError, ResponderUnavailable
 from responders.registry import get_responder
@@ -95,7 +96,7 @@ def describe_reply(reply: Reply) -> str:
 
 def _worker(
     responder: Responder,
-    message: str,
+    message: str | Conversation,
     options: dict[str, object],
     events: queue.Queue[tuple[str, str, object]],
     stop: threading.Event,
@@ -123,7 +124,7 @@ def _worker(
 
 
 def stream_replies(
-    message: str,
+    message: str | Conversation,
     responders: Sequence[Responder],
     *,
     system: str | None = None,
@@ -134,9 +135,12 @@ def stream_replies(
 ) -> Iterator[dict[str, Panel]]:
     """Yield ``{responder id: Panel}`` snapshots until every responder has finished.
 
-    Raises :class:`textinput.InputError` at once for an unusable message.
+    ``message`` may be a conversation ending on the seeker's turn: every responder then
+    writes the next supporter turn. Raises :class:`textinput.InputError` at once for an
+    unusable message.
     """
-    message = clean_text(message)
+    if not isinstance(message, Conversation):
+        message = clean_text(message)
     options = {"system": system, "max_tokens": max_tokens, "temperature": temperature, "keys": keys}
     panels = {r.id: Panel(r.id, "waiting") for r in responders}
     events: queue.Queue[tuple[str, str, object]] = queue.Queue()
@@ -236,12 +240,13 @@ class _Scoring:
 
     def submit(self, rid: str, reply: Reply) -> None:
         for scorer in self.scorers:
-            self.futures[self.pool.submit(scorer.score, reply.text, reply.message)] = (
-                rid,
-                scorer.id,
-            )
+            history = reply.settings.history
+            future = self.pool.submit(scorer.score, reply.text, reply.message, history)
+            self.futures[future] = (rid, scorer.id)
         if self.second_opinion is not None:
-            future = self.pool.submit(self.second_opinion.opinion, reply.message, reply.text)
+            # In a conversation the safety judge reads every turn (as Seeker:/Supporter: lines).
+            said = reply.conversation.transcript() if reply.settings.history else reply.message
+            future = self.pool.submit(self.second_opinion.opinion, said, reply.text)
             self.futures[future] = (rid, SECOND_OPINION)
 
     def collect(self) -> bool:
@@ -283,7 +288,7 @@ class _Scoring:
 
 
 def stream_comparison(
-    message: str,
+    message: str | Conversation,
     responders: Sequence[Responder],
     scorers: Sequence[Scorer],
     *,
@@ -310,7 +315,8 @@ def stream_comparison(
                 if panel.status == "done" and rid not in submitted and panel.reply is not None:
                     submitted.add(rid)
                     # The safety screen takes milliseconds: it runs here, beside the scores.
-                    safety[rid] = check_safety(panel.reply.message, panel.reply.text)
+                    reply = panel.reply
+                    safety[rid] = check_safety(reply.message, reply.text, reply.settings.history)
                     scoring.submit(rid, panel.reply)
             scoring.collect()
             yield scoring.moment(panels, safety)
