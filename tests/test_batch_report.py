@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+from plotly.offline import get_plotlyjs
 
 from reports.batch import write_report
 from studies.batch.plan import BatchQuestion, BatchSettings, plan_rows
@@ -77,6 +78,8 @@ def test_report_means_tests_failures_and_a_self_contained_page(tmp_path):
     assert list(report.headline["ok"]) == [12, 11, 11]
     page = report.path.read_text(encoding="utf-8")
     assert not re.search(r"<script[^>]*\bsrc=", page)  # plotly.js inlined: opens offline
+    bundle = get_plotlyjs()  # 4.8 MB: once for all the charts, not once per chart
+    assert page.count(bundle[:5000]) == 1 and len(page) < len(bundle) + 300_000
     assert page.count("<script") >= len(report.figures) and "Plotly.newPlot" in page
     assert (tmp_path / "summary.csv").exists() and (tmp_path / "tests.csv").exists()
     assert "<td>Licensed therapist (CounselChat)</td>" in page  # people's names, not ids
