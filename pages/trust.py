@@ -126,10 +126,12 @@ def build() -> gr.Blocks:
             "## How far can a scorer be trusted?\nCompare a scorer with people's ratings, correct its bias, test a judge for position and length bias, and see where several judges disagree. The local judge took 4–18 s per reply on a 2-core CPU (more when the machine is busy): start with a small sample."
         )
         keys, _ = key_boxes()
-        state = _agreement_tab(scorers, keys)
-        _calibration_tab(state)
-        trust_judges.pairwise_tab(scorers, keys)
-        trust_judges.panel_tab(scorers, keys)
+        # Four long tab names: on a phone Gradio's default hid three behind a "⋯" menu.
+        with gr.Tabs(overflow_behavior="wrap"):
+            state = _agreement_tab(scorers, keys)
+            _calibration_tab(state)
+            trust_judges.pairwise_tab(scorers, keys)
+            trust_judges.panel_tab(scorers, keys)
     return page
 
 

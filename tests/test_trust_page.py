@@ -123,3 +123,12 @@ def test_a_refused_upload_clears_the_last_results(monkeypatch, tmp_path) -> None
     for component, value in zip(align.outputs[1:], after, strict=True):
         shown = component.postprocess(value) if hasattr(component, "postprocess") else value
         assert not getattr(shown, "data", shown), type(component).__name__  # nothing shown
+
+
+def test_every_tab_stays_in_the_tab_bar_on_a_phone() -> None:
+    """Issue 30: Gradio's default tucked three of the four tabs behind a "⋯" menu at 390 px;
+    the tab bar wraps instead (tests/test_phone_layout.py sees it in a browser)."""
+    tabs = [b for b in trust.demo.blocks.values() if isinstance(b, gr.Tabs)]
+    assert [t.overflow_behavior for t in tabs] == ["wrap"]
+    names = [b.label for b in trust.demo.blocks.values() if isinstance(b, gr.Tab)]
+    assert len(names) == 4
