@@ -310,7 +310,7 @@ def build() -> gr.Blocks:
                 least = gr.Radio([], label="Least empathetic reply")
             reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
             vote_button = gr.Button("Vote", variant="primary", interactive=False)
-            reveal = gr.Markdown()
+            reveal = gr.Markdown(elem_classes=["vote-reveal"])  # its table: style.CSS
         results_code = _results_tab()
         shown = [round_md, *boxes, most, least, reveal]
         # A button is active only when it can act: Open needs a code, Vote an open round.

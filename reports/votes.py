@@ -145,15 +145,50 @@ def source_label(source: str) -> str:
     return name
 
 
+#: Shown above the reveal table on a narrow screen only (the ``scroll-cue`` style rule).
+REVEAL_CUE = (
+    '<p class="scroll-cue">The table is wider than this screen: swipe it sideways to see '
+    "every column →</p>"
+)
+
+
+def reveal_headers(scorers: Sequence[str]) -> list[str]:
+    """The reveal table's headers: short words, so a phone never breaks one inside a word;
+    who wrote each reply and this voter's pick first, seen on a phone without swiping.
+
+    Each scorer's column is "score 1", "score 2" … (just "score" when there is one); the
+    note under the table names them (:func:`score_key`).
+
+    >>> reveal_headers(["bert-head", "judge/x"])
+    ['reply', 'written by', 'your vote', 'score 1', 'score 2', 'safety screen']
+    """
+    numbered = [f"score {i}" for i in range(1, len(scorers) + 1)]
+    scores = ["score"] if len(scorers) == 1 else numbered
+    return ["reply", "written by", "your vote", *scores, "safety screen"]
+
+
+def score_key(scorers: Sequence[str]) -> str:
+    """What the score columns hold, in the headers' order: each scorer's full name."""
+    if not scorers:
+        return ""
+    if len(scorers) == 1:
+        names = f"Score: {scorer_label(scorers[0])}"
+    else:
+        names = "; ".join(f"score {i}: {scorer_label(s)}" for i, s in enumerate(scorers, 1))
+        names = names[0].upper() + names[1:]
+    return (
+        f"{names}. Each is the overall rubric score, 1 (low) to 3 (high), computed when the "
+        "round was made. "
+    )
+
+
 def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
     """Who wrote each reply, the saved scores, and this voter's choice."""
-    from scorers.registry import scorer_label
     from scorers.safety import check
 
     scorers = list(rnd.scores)
     texts = {e.source: e.text for e in rnd.entries}
-    cells = ["reply", "written by", *(f"{scorer_label(s)} (1–3)" for s in scorers)]
-    cells += ["safety screen", "your vote"]
+    cells = reveal_headers(scorers)
     lines = ["| " + " | ".join(cells) + " |", "|" + "---|" * len(cells)]
     for letter, source in ballot(rnd, voter):
         values = []
@@ -165,16 +200,16 @@ def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
             source, ""
         )
         screen = check(rnd.message, texts.get(source, "")).badge()
-        cells = [letter, source_label(source), *values, screen, pick]
+        cells = [letter, source_label(source), pick, *values, screen]
         lines.append("| " + " | ".join(cells) + " |")
     credits = [e.attribution for e in rnd.entries if e.attribution]
     note = (
-        "\n\nScores: overall rubric score, 1 (low) to 3 (high), computed when the round was made. "
-        "Safety screen: would a clinician hesitate to send this reply (a missed risk, a diagnosis "
-        "or dose, harmful advice, dismissiveness)? A screen that can miss things."
+        f"\n\n{score_key(scorers)}Safety screen: would a clinician hesitate to send this reply "
+        "(a missed risk, a diagnosis or dose, harmful advice, dismissiveness)? A screen that "
+        "can miss things."
     )
     return (
-        "### Thank you, your vote is in.\n\n"
+        f"### Thank you, your vote is in.\n\n{REVEAL_CUE}\n\n"
         + "\n".join(lines)
         + note
         + "".join(f"\n\n<small>{c}</small>" for c in credits)

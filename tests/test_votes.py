@@ -378,3 +378,26 @@ def test_least_empathetic_picks_move_the_ranking():
     }
     assert least_c["b"] > least_c["c"] and least_b["c"] > least_b["b"]
     assert parse_votes([{**base[0], "least": "b"}])[0].least == "b"
+
+
+def test_the_reveal_table_has_short_headers_and_names_its_scorers_below(tmp_path):
+    """Issue 30: the reveal's headers were whole scorer names, squeezed one letter a line on
+    a phone; they are short words now, the names in the note, the voter's pick third."""
+    from dataclasses import replace
+
+    from reports.votes import reveal_markdown
+    from studies.votes.log import cast_vote
+
+    rnd = create_round(
+        "I can't sleep.", [Entry("a/x", "One."), Entry("b/y", "Two.")], folder=tmp_path
+    )
+    scores = {s: {"a/x": {"overall": 2.0}} for s in ("bert-head", "judge/local/qwen2.5-coder-1.5b")}
+    rnd = replace(rnd, scores=scores)
+    row = cast_vote(rnd, "v", "A", "B", "", folder=tmp_path)
+    text = reveal_markdown(rnd, "v", row)
+    header = next(line for line in text.splitlines() if line.startswith("| reply"))
+    words = header.strip("| ").replace("|", " ").split()
+    assert header.split(" | ")[:3] == ["| reply", "written by", "your vote"]
+    assert max(len(w) for w in words) <= 7, header  # no long name squeezed into a column
+    assert "Score 1: Empathy head (MiniLM + trained head); score 2: LLM judge" in text
+    assert 'class="scroll-cue"' in text  # "swipe sideways", shown on a phone only
