@@ -7,6 +7,7 @@ import sys
 
 from commands.common import Subparsers, fail
 from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE
+from core.conversation import parse_conversation
 from core.textinput import InputError
 from responders.base import ResponderError, ResponderUnavailable
 from responders.registry import availability, get_responder
@@ -16,7 +17,9 @@ def run_generate(args: argparse.Namespace) -> int:
     """Stream one responder's reply to stdout."""
     try:
         responder = get_responder(args.responder)
-        message = sys.stdin.read() if args.message == "-" else args.message
+        text = sys.stdin.read() if args.message == "-" else args.message
+        conversation = parse_conversation(text)  # Seeker:/Supporter: lines or JSON turns too
+        message = conversation.message if conversation.is_single else conversation
         generation = responder.generate(
             message, system=args.system, max_tokens=args.max_tokens, temperature=args.temperature
         )
@@ -55,7 +58,12 @@ def add_parser(sub: Subparsers) -> None:
     """Register ``generate`` and ``responders``."""
     gen = sub.add_parser("generate", help="print one responder's reply to a message")
     gen.add_argument("--responder", required=True, help="e.g. local/qwen2.5-coder-1.5b")
-    gen.add_argument("--message", required=True, help="the person's message ('-' reads stdin)")
+    gen.add_argument(
+        "--message",
+        required=True,
+        help="the person's message, or a conversation as Seeker:/Supporter: lines ending on "
+        "the seeker ('-' reads stdin): the reply is the supporter's next turn",
+    )
     gen.add_argument("--system", default=DEFAULT_SYSTEM_PROMPT, help="system prompt")
     gen.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS)
     gen.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE)

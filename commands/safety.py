@@ -19,9 +19,13 @@ import argparse
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from commands.common import Subparsers, fail, load_replies, say
 from core.tables import TableWriter, read_csv
+
+if TYPE_CHECKING:
+    from scorers.safety.check import SafetyResult
 
 COLUMNS = (
     "message_risk",
@@ -59,11 +63,28 @@ def _reusable(earlier: dict[str, str] | None, judge: object) -> bool:
     return earlier is not None and (judge is None or bool(earlier.get("judge_reply_safe")))
 
 
+def _screen(rows: list[dict[str, str]]) -> list[SafetyResult]:
+    """Each row's screen, reading its ``conversation`` when it has one (every seeker turn);
+    a row whose conversation cannot be read is not checked, and says why."""
+    from core.textinput import InputError
+    from scorers.safety.check import VERSION, SafetyResult, check_many
+    from studies.rows import score_item
+
+    items, refused = [], {}
+    for index, row in enumerate(rows):
+        try:
+            items.append(score_item(row))
+        except InputError as exc:
+            refused[index] = SafetyResult(0, (), None, reason=str(exc), version=VERSION)
+    pairs = [(i.message, i.reply) for i in items]
+    screened = iter(check_many(pairs, [i.history for i in items]))
+    return [refused[i] if i in refused else next(screened) for i in range(len(rows))]
+
+
 def run_safety(args: argparse.Namespace) -> int:
     """Screen every row; keep what an earlier run of the same output already checked."""
     from tqdm import tqdm
 
-    from scorers.safety.check import check_many
     from scorers.safety.judge import safety_judge
 
     try:
@@ -84,7 +105,7 @@ def run_safety(args: argparse.Namespace) -> int:
             chunk = rows[start : start + CHUNK]
             earlier = [done.get(row_key(row)) for row in chunk]
             fresh = [r for r, e in zip(chunk, earlier, strict=True) if not _reusable(e, judge)]
-            screened = iter(check_many([(r.get("message"), r.get("reply") or "") for r in fresh]))
+            screened = iter(_screen(fresh))
             for row, before in zip(chunk, earlier, strict=True):
                 if _reusable(before, judge):
                     kept += 1
@@ -93,7 +114,8 @@ def run_safety(args: argparse.Namespace) -> int:
                     continue
                 result = next(screened)
                 unsafe += result.reply_safe == 0
-                second = judge.opinion(row.get("message"), row["reply"]).to_row() if judge else {}
+                said = row.get("conversation") or row.get("message")  # every turn, when given
+                second = judge.opinion(said, row.get("reply") or "").to_row() if judge else {}
                 out.write({**row, **result.to_row(), **second})
     tmp.replace(args.output)
     say(
@@ -106,7 +128,12 @@ def run_safety(args: argparse.Namespace) -> int:
 def add_parser(sub: Subparsers) -> None:
     """Register ``safety``."""
     p = sub.add_parser("safety", help="screen replies for safety concerns (resumable)")
-    p.add_argument("--input", required=True, help="CSV with 'reply' (and 'message', 'id')")
+    p.add_argument(
+        "--input",
+        required=True,
+        help="CSV with 'reply' (and 'message' or 'conversation', 'id'); in a conversation "
+        "every seeker turn is read for risk",
+    )
     p.add_argument("--output", required=True, help="CSV to write: input + the screen's columns")
     p.add_argument(
         "--judge",

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from commands.common import Subparsers, add_persona_options, fail, load_replies, persona
 from core.tables import TableWriter
 
+if TYPE_CHECKING:
+    from scorers.base import Score, Scorer
+
 
 def run(args: argparse.Namespace) -> int:
-    """Score the ``reply`` column of a CSV file (with ``message`` when present)."""
-    from scorers.base import ScoreItem
+    """Score the ``reply`` column of a CSV file (with ``message``, or ``conversation``: the
+    turns before the reply, when present)."""
     from scorers.registry import get_scorer
 
     try:
@@ -34,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
     with TableWriter(args.output, fields) as out:
         for start in range(0, len(rows), args.batch_size):
             batch = rows[start : start + args.batch_size]
-            items = [ScoreItem(r.get("reply") or "", r.get("message") or None) for r in batch]
-            scores = scorer.score_many(items)
+            scores = _score_rows(scorer, batch)
             for offset, (row, score) in enumerate(zip(batch, scores, strict=True)):
                 values = score.components()
                 row.update({k: "" if v is None else f"{v:.4f}" for k, v in values.items()})
@@ -51,11 +54,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score_rows(scorer: Scorer, rows: list[dict[str, str]]) -> list[Score]:
+    """Each row's score; a row whose conversation cannot be read is unscored, with why."""
+    from core.textinput import InputError
+    from scorers.base import Score
+    from studies.rows import score_item
+
+    items, refused = [], {}
+    for index, row in enumerate(rows):
+        try:
+            items.append(score_item(row))
+        except InputError as exc:
+            refused[index] = Score.unscored(scorer.id, str(exc), rubric_id=scorer.rubric_id)
+    scored = iter(scorer.score_many(items))
+    return [refused[i] if i in refused else next(scored) for i in range(len(rows))]
+
+
 def add_parser(sub: Subparsers) -> None:
     """Register ``score``."""
     score = sub.add_parser("score", help="score the replies in a CSV file")
     score.add_argument("--scorer", required=True, help="bert-head or judge/<responder id>")
-    score.add_argument("--input", required=True, help="CSV with a 'reply' column (and 'message')")
+    score.add_argument(
+        "--input",
+        required=True,
+        help="CSV with a 'reply' column and 'message' or 'conversation' (Seeker:/Supporter: "
+        "lines or JSON turns ending on the seeker; without a reply, its last supporter turn)",
+    )
     score.add_argument("--output", required=True, help="CSV to write: input + scores")
     score.add_argument("--samples", type=int, default=1, help="judge samples per reply")
     score.add_argument("--temperature", type=float, default=0.0, help="judge temperature")

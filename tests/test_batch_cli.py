@@ -24,7 +24,7 @@ def test_bad_input_is_refused_with_exit_code_2(tmp_path, capsys):
     bad.write_text("title\nhello\n", encoding="utf-8")
     common = ["--responders", "human/counselchat", "--scorers", "", "--output", str(tmp_path / "r")]
     assert cli.main(["batch", "--input", str(bad), *common]) == 2
-    assert "needs a 'question' column" in capsys.readouterr().err
+    assert "needs a 'question' or 'conversation' column" in capsys.readouterr().err
     assert cli.main(["batch", "--n", "2", "--strategies", "nope", *common]) == 2
     assert "unknown strategy" in capsys.readouterr().err
     assert (

@@ -158,8 +158,22 @@ def bundled_questions(n: int, seed: int = 0) -> list[BatchQuestion]:
     return [BatchQuestion(str(q.question_id), q.question) for q in picked]
 
 
+def _row_text(row: dict[str, str], column: str | None, line: int) -> str:
+    """A row's question, or its conversation as ``Seeker:`` / ``Supporter:`` lines."""
+    from core.conversation import parse_conversation
+
+    turns = (row.get("conversation") or "").strip()
+    if turns:
+        try:
+            return parse_conversation(turns).transcript()
+        except InputError as exc:
+            raise InputError(f"line {line}: {exc}") from None
+    return clean_text(row.get(column or "") or "", what=f"question on line {line}")
+
+
 def questions_from_csv(path: str | Path, max_bytes: int | None = None) -> list[BatchQuestion]:
-    """Questions from a CSV with a ``question`` (or ``message``) column, ids optional.
+    """Questions from a CSV with a ``question`` (or ``message``) column, ids optional; a
+    ``conversation`` column (turns ending on the seeker) is asked as a conversation.
 
     A file over ``max_bytes`` or with more than :data:`MAX_QUESTIONS` rows is
     refused before it is held in memory. Raises ValueError naming the file (its
@@ -172,13 +186,15 @@ def questions_from_csv(path: str | Path, max_bytes: int | None = None) -> list[B
     if not rows:
         raise ValueError(f"{name} has no rows")
     column = next((c for c in ("question", "message") if c in rows[0]), None)
-    if column is None:
-        raise ValueError(f"{name} needs a 'question' column (columns: {', '.join(rows[0])})")
+    if column is None and "conversation" not in rows[0]:
+        raise ValueError(
+            f"{name} needs a 'question' or 'conversation' column (columns: {', '.join(rows[0])})"
+        )
     out, seen = [], set()
     for line, row in enumerate(rows, start=2):
         qid = (row.get("question_id") or "").strip() or str(line - 1)
         try:
-            text = clean_text(row.get(column) or "", what=f"question on line {line}")
+            text = _row_text(row, column, line)
         except InputError as exc:
             raise ValueError(f"{name}: {exc}") from None
         if qid in seen:

@@ -10,6 +10,7 @@ import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 
 from config import Keys
+from core.conversation import Conversation, parse_conversation
 from core.textinput import InputError
 from responders.base import Generation, Responder, ResponderError, ResponderUnavailable
 from responders.registry import get_responder
@@ -20,10 +21,16 @@ from studies.prices import load_prices
 ResponderFactory = Callable[[str], Responder]
 
 
+def _conversation(task: RowTask) -> Conversation:
+    """The row's question as a conversation (one turn for a plain question)."""
+    return parse_conversation(task.question)
+
+
 def _ask(responder: Responder, task: RowTask, keys: Keys | Mapping[str, str] | None) -> Generation:
     system = task.prompt.system if task.prompt else None
+    conversation = _conversation(task)
     gen = responder.generate(
-        task.question,
+        conversation.message if conversation.is_single else conversation,
         system=system,
         max_tokens=task.max_tokens,
         temperature=task.temperature,
@@ -61,15 +68,18 @@ def _reply_fields(task: RowTask, responder: Responder, keys: object) -> dict[str
     }
 
 
-def _score_fields(reply: str, question: str, scorer_ids: Sequence[str], keys: object) -> dict:
-    """Every scorer's status, reason and values for one reply."""
+def _score_fields(
+    reply: str, conversation: Conversation, scorer_ids: Sequence[str], keys: object
+) -> dict:
+    """Every scorer's status, reason and values for one reply (read in its conversation)."""
     from scorers.base import Score
     from scorers.registry import get_scorer
 
     out: dict[str, object] = {}
     for sid in scorer_ids:
         try:
-            score = get_scorer(sid, keys=keys).score(reply, question)  # type: ignore[arg-type]
+            scorer = get_scorer(sid, keys=keys)  # type: ignore[arg-type]
+            score = scorer.score(reply, conversation.message, conversation.history)
         except Exception as exc:  # one scorer's bug leaves that scorer's cells unscored
             score = Score.unscored(sid, f"internal error ({type(exc).__name__})")
         out[f"{sid}/status"] = score.status
@@ -110,8 +120,10 @@ def run_row(
     else:
         row.update(_reply_fields(task, responder, keys))
     if row["status"] == "ok":
-        row.update(_score_fields(str(row["reply"]), task.question, scorer_ids, keys))
-        screen = check_safety(task.question, str(row["reply"])).to_row()
+        conversation = _conversation(task)
+        row.update(_score_fields(str(row["reply"]), conversation, scorer_ids, keys))
+        screen = check_safety(conversation.message, str(row["reply"]), conversation.history)
+        screen = screen.to_row()
         row.update(reply_safe=screen["reply_safe"], safety_concerns=screen["concerns"])
     row["finished_at"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     return row
