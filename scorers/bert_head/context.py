@@ -9,9 +9,11 @@ are in ``assets/cards/head-context.json``):
 - how close the reply is to the last message and to the earlier seeker turns
   (encoder cosines: the nearest and the mean);
 - how close it is to the supporter's own earlier turns (saying it again);
-- the share of the earlier seeker turns' content words the reply picks up, and of
-  the supporter's earlier content words it repeats;
-- how many turns came before.
+- the share of the earlier seeker turns' content words the reply picks up (all of
+  them, and those the last message does not repeat), and of the supporter's earlier
+  content words it repeats;
+- how many questions it asks (the rubric's "inviting question"), and how many turns
+  came before.
 
 >>> from core.conversation import Turn
 >>> earlier = (Turn("seeker", "My sister Ana died in March."), Turn("supporter", "I'm so sorry."))
@@ -42,7 +44,9 @@ MEASURES = (
     "cos_seeker_mean",
     "cos_supporter_max",
     "seeker_words_taken",
+    "earlier_seeker_words_taken",
     "supporter_words_repeated",
+    "questions",
     "earlier_turns",
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -59,9 +63,11 @@ def content_words(text: str) -> set[str]:
     return {w for w in (m.lower() for m in _WORD.findall(text)) if w not in ENGLISH_STOP_WORDS}
 
 
-def words_taken(reply: str, history: tuple[Turn, ...], role: str) -> float:
-    """The share of ``role``'s earlier content words that the reply uses (0 when none)."""
+def words_taken(reply: str, history: tuple[Turn, ...], role: str, besides: str = "") -> float:
+    """The share of ``role``'s earlier content words (less those of ``besides``) that the
+    reply uses (0 when none)."""
     earlier = set().union(*(content_words(t.text) for t in history if t.role == role))
+    earlier -= content_words(besides)
     return len(earlier & content_words(reply)) / len(earlier) if earlier else 0.0
 
 
@@ -85,7 +91,9 @@ def measures(encoder: Encoder, items: list[ScoreItem]) -> np.ndarray:
                 float(sims[seeker].mean()) if seeker.any() else 0.0,
                 float(sims[~seeker].max()) if (~seeker).any() else 0.0,
                 words_taken(item.reply, item.history, SEEKER),
+                words_taken(item.reply, item.history, SEEKER, besides=item.message or ""),
                 words_taken(item.reply, item.history, SUPPORTER),
+                float(item.reply.count("?")),
                 float(len(item.history)),
             ]
         )
