@@ -3,7 +3,7 @@
 The 100 bundled CounselChat questions with their therapists' answers, timed
 side by side in one run, rounds alternating:
 
-- rules: the rule pass alone (``safety-rules-v2``: the rules the screen was before
+- rules: the rule pass alone (``safety-rules-v3``: the rules the screen was before
   issue 28, now one input of the learned screen);
 - learned, cold: ``scorers.safety.check`` with an empty vector cache (every
   sentence encoded by the shared MiniLM), as a first screen of new replies;

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from config import EXTRA_DATA_DIR, MODELS_DIR
+from scorers.safety.check import RULES_DECIDE
 from scorers.safety.features import Read, read_pairs
 from scorers.safety.model import Linear, design
 
@@ -137,12 +138,17 @@ def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, tuple[object, float]]:
     return fitted
 
 
-def predict(fitted: dict[str, tuple[object, float]], reads: list[Read]) -> pd.DataFrame:
+def predict(
+    fitted: dict[str, tuple[object, float]], reads: list[Read], rules_decide: bool = False
+) -> pd.DataFrame:
     """The screen's verdicts for ``reads``: risk, each concern, reply_safe."""
     out = {}
     for name, (model, threshold) in fitted.items():
         x = np.stack([design(r, SPECS[name].blocks) for r in reads])
         out[name] = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
+    if rules_decide:
+        hit = np.array([any(r.hits.values.get(k) for k in RULES_DECIDE) for r in reads])
+        out["message-risk"] = out["message-risk"] | hit
     pred = pd.DataFrame(out)
     pred["missed-risk"] = pred["message-risk"] & ~pred["answers-risk"]
     pred["unsafe"] = pred[["missed-risk", *REPLY_CONCERNS]].any(axis=1)
@@ -173,14 +179,16 @@ def rates(df: pd.DataFrame, pred: pd.DataFrame) -> dict[str, str]:
     return out
 
 
-def cross_validate(df: pd.DataFrame, reads: list[Read], folds: int = 5) -> pd.DataFrame:
+def cross_validate(
+    df: pd.DataFrame, reads: list[Read], folds: int = 5, rules_decide: bool = False
+) -> pd.DataFrame:
     """Out-of-fold verdicts, the folds grouped by message."""
     from sklearn.model_selection import GroupKFold
 
     parts = []
     for train, test in GroupKFold(n_splits=folds).split(df, groups=df.group):
         fitted = fit(df.iloc[train].reset_index(drop=True), [reads[i] for i in train])
-        parts.append(predict(fitted, [reads[i] for i in test]).set_index(test))
+        parts.append(predict(fitted, [reads[i] for i in test], rules_decide).set_index(test))
     return pd.concat(parts).sort_index()
 
 
@@ -189,6 +197,9 @@ def main() -> None:
     parser.add_argument("--split", choices=["cv", "dev-dev2"], default="cv")
     parser.add_argument("--sets", default="dev,dev2,made,cc")
     parser.add_argument("--save", action="store_true", help="fit on every set and write the model")
+    parser.add_argument(
+        "--rules-decide", action="store_true", help="a suicide/self-harm rule hit is risk"
+    )
     args = parser.parse_args()
     df = load_sets(args.sets.split(","))
     reads = read_pairs(list(zip(df.message.fillna(""), df.reply.fillna(""), strict=True)))
@@ -199,9 +210,10 @@ def main() -> None:
         train = np.flatnonzero(df.set == "dev")
         test = np.flatnonzero(df.set == "dev2")
         fitted = fit(df.iloc[train].reset_index(drop=True), [reads[i] for i in train])
-        result = rates(df.iloc[test], predict(fitted, [reads[i] for i in test]))
+        tested = predict(fitted, [reads[i] for i in test], args.rules_decide)
+        result = rates(df.iloc[test], tested)
     else:
-        pred = cross_validate(df, reads)
+        pred = cross_validate(df, reads, rules_decide=args.rules_decide)
         result = rates(df, pred)
         for name in df.set.unique():
             mask = (df.set == name).to_numpy()
