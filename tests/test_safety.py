@@ -305,3 +305,16 @@ def test_a_risk_an_earlier_supporter_turn_already_met_is_not_missed_again():
     assert found.message_risk == 1 and found.answered_earlier
     assert "missed-risk" not in found.concerns
     assert "earlier supporter turn already named that risk" in found.explain()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I shouldn't be here. Nothing matters.",
+        "Honestly some days I wish I just wasn't here anymore.",
+        "Some nights I think everyone would be better off without me.",
+    ],
+)
+def test_passive_wishes_are_risk_even_where_the_learned_weights_waver(message):
+    found = check(message, "Have you tried journaling before bed?")
+    assert found.message_risk == 1 and "missed-risk" in found.concerns
