@@ -7,7 +7,7 @@ import sys
 
 from commands.common import Subparsers, fail
 from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE
-from core.conversation import parse_conversation
+from core.conversation import asked
 from core.textinput import InputError
 from responders.base import ResponderError, ResponderUnavailable
 from responders.registry import availability, get_responder
@@ -18,10 +18,11 @@ def run_generate(args: argparse.Namespace) -> int:
     try:
         responder = get_responder(args.responder)
         text = sys.stdin.read() if args.message == "-" else args.message
-        conversation = parse_conversation(text)  # Seeker:/Supporter: lines or JSON turns too
-        message = conversation.message if conversation.is_single else conversation
         generation = responder.generate(
-            message, system=args.system, max_tokens=args.max_tokens, temperature=args.temperature
+            asked(text),  # Seeker:/Supporter: lines or JSON turns: the supporter's next turn
+            system=args.system,
+            max_tokens=args.max_tokens,
+            temperature=args.temperature,
         )
     except KeyError as exc:
         return fail(str(exc.args[0]), 2)

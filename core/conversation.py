@@ -115,6 +115,17 @@ class Conversation:
         return json.dumps([t.to_dict() for t in self.turns], ensure_ascii=False)
 
 
+def asked(text: object) -> str | Conversation:
+    """What a responder is asked for pasted ``text``: a single message stays text (so a
+    bundled question is still found), several turns are a conversation.
+
+    >>> asked("I can't sleep."), type(asked("Seeker: Hi\\nSupporter: Hey\\nSeeker: I'm low")).__name__
+    ("I can't sleep.", 'Conversation')
+    """
+    conversation = parse_conversation(text)
+    return conversation.message if conversation.is_single else conversation
+
+
 def transcript(turns: Iterable[Turn]) -> str:
     """Turns as ``Seeker: …`` / ``Supporter: …`` lines.
 

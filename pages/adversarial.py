@@ -15,6 +15,7 @@ import gradio as gr
 import plotly.graph_objects as go
 
 from config import BUNDLED_DATA_DIR
+from core.conversation import parse_conversation
 from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.questions import load_questions
 from core.textinput import InputError, clean_text
@@ -75,16 +76,21 @@ def run_lab(
         raise gr.Error("Pick at least one perturbation.")
     if not scorer_ids:
         raise gr.Error("Pick at least one scorer.")
+    try:  # a conversation stays as it is: only the reply (its next turn) is perturbed
+        said = parse_conversation(message) if message.strip() else None
+    except InputError as exc:
+        raise gr.Error(str(exc)) from None
     progress(0.05, desc="perturbing (LLM rewrites take minutes on a CPU)")
     scorers = [get_scorer(s) for s in scorer_ids]
     originals, rows = rb.perturb_one(
         reply,
-        message.strip() or None,
+        said.message if said else None,
         resolve(",".join(perturbation_ids)),
         scorers,
         seed=int(seed),
         rewriter=_rewriter(rewriter),
         progress=gradio_progress(progress),
+        history=said.history if said else (),
     )
     progress(1.0, desc="done")
     note = f"Computed live: seed {int(seed)}, {len(rows)} perturbations." + at_the_top(originals)
@@ -221,7 +227,12 @@ def _lab_section() -> None:
         with gr.Column(scale=3):
             example = gr.Dropdown(example_names(), value=None, label="Example reply")
             reply = gr.Textbox(label="Reply", lines=6)
-            message = gr.Textbox(label="The message it answers (optional)", lines=2)
+            message = gr.Textbox(
+                label="The message it answers, or the conversation before it (optional)",
+                info="A conversation: 'Seeker:' / 'Supporter:' lines ending on the seeker; "
+                "the reply is perturbed as the next turn and the conversation stays as it is.",
+                lines=2,
+            )
         with gr.Column(scale=2):
             perturbation_box = gr.CheckboxGroup(
                 list(PERTURBATIONS), value=list(PERTURBATIONS), label="Perturbations"

@@ -17,7 +17,7 @@ from config import (
     KEY_ENV_VARS,
     Keys,
 )
-from core.conversation import parse_conversation
+from core.conversation import asked
 from core.questions import by_label
 from core.textinput import InputError
 from pages.widgets.judge import judge_options
@@ -124,9 +124,8 @@ def run_compare(
     responders = [get_responder(rid) for rid in selected if rid in RESPONDER_IDS]
     started = time.monotonic()
     try:
-        conversation = parse_conversation(message)
         moments = stream_comparison(
-            conversation.message if conversation.is_single else conversation,
+            asked(message),
             responders,
             scorers,
             system=system,

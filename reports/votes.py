@@ -184,8 +184,10 @@ def score_key(scorers: Sequence[str]) -> str:
 
 def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
     """Who wrote each reply, the saved scores, and this voter's choice."""
+    from core.conversation import parse_conversation
     from scorers.safety import check
 
+    said = parse_conversation(rnd.message)  # a round on a conversation: every seeker turn
     scorers = list(rnd.scores)
     texts = {e.source: e.text for e in rnd.entries}
     cells = reveal_headers(scorers)
@@ -199,7 +201,7 @@ def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
         pick = {row["most"]: "**most** empathetic", row["least"]: "least empathetic"}.get(
             source, ""
         )
-        screen = check(rnd.message, texts.get(source, "")).badge()
+        screen = check(said.message, texts.get(source, ""), said.history).badge()
         cells = [letter, source_label(source), pick, *values, screen]
         lines.append("| " + " | ".join(cells) + " |")
     credits = [e.attribution for e in rnd.entries if e.attribution]

@@ -18,12 +18,13 @@ score moved by more than 0.25. :func:`run_robustness` is the whole study
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from core.conversation import Turn
 from core.progress import Progress, silent
 from core.tables import write_table
 from perturbations.base import Perturbation, Variant
@@ -101,8 +102,11 @@ def score_changes(
     for number, scorer in enumerate(scorers):
         texts = [*items]
         for item, row in zip(items, variants, strict=True):
-            texts += [
-                ScoreItem(v.text, item.message if v.message is None else v.message) for v in row
+            texts += [  # a variant keeps the conversation before the reply as it is
+                replace(
+                    item, reply=v.text, message=item.message if v.message is None else v.message
+                )
+                for v in row
             ]
         progress(number, len(scorers), f"{scorer.label}: scoring {len(texts)} texts")
         scores = scorer.score_many(texts)
@@ -231,9 +235,11 @@ def perturb_one(
     seed: int = 0,
     rewriter: Responder | None = None,
     progress: Progress = silent,
+    history: tuple[Turn, ...] = (),
 ) -> tuple[dict[str, Score], list[VariantScores]]:
-    """Perturb one reply every way and score it all: (original scores, rows)."""
-    item = ScoreItem(reply, message)
+    """Perturb one reply every way and score it all: (original scores, rows). With
+    ``history`` the reply is the next turn of that conversation, which stays as it is."""
+    item = ScoreItem(reply, message, history)
     variants = perturb_items([item], perturbations, seed=seed, rewriter=rewriter)
     changes = score_changes([item], variants, scorers, progress=progress)
     originals = {c.scorer_id: c.before for c in changes}

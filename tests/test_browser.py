@@ -148,7 +148,9 @@ def test_streaming_is_visible_in_the_browser(page, app_url):
     tick(page, "openai-compatible/default", True)
     page.get_by_text("Who scores the replies").click()  # an accordion, closed by default
     tick(page, "judge/local/qwen2.5-coder-1.5b", False)
-    page.get_by_label("…or paste a message or a personal story").fill("I keep failing exams.")
+    page.get_by_label("…or paste a message, a story, or a conversation").fill(
+        "I keep failing exams."
+    )
     page.get_by_role("button", name="Get replies").click()
     reply = reply_panel(page, "openai-compatible/default")
     first = _wait_for(lambda: "step 0" in reply.inner_text(), 60, "the first words")

@@ -10,7 +10,7 @@ import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 
 from config import Keys
-from core.conversation import Conversation, parse_conversation
+from core.conversation import Conversation, asked, parse_conversation
 from core.textinput import InputError
 from responders.base import Generation, Responder, ResponderError, ResponderUnavailable
 from responders.registry import get_responder
@@ -28,9 +28,8 @@ def _conversation(task: RowTask) -> Conversation:
 
 def _ask(responder: Responder, task: RowTask, keys: Keys | Mapping[str, str] | None) -> Generation:
     system = task.prompt.system if task.prompt else None
-    conversation = _conversation(task)
     gen = responder.generate(
-        conversation.message if conversation.is_single else conversation,
+        asked(task.question),
         system=system,
         max_tokens=task.max_tokens,
         temperature=task.temperature,

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from config import DEFAULT_MAX_TOKENS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPERATURE
+from core.conversation import asked, parse_conversation
 from core.progress import Progress, silent
 from core.questions import Question, find_question, load_questions
 from core.textinput import InputError
@@ -116,14 +117,15 @@ def generate_entries(
     options.setdefault("temperature", DEFAULT_TEMPERATURE)
     asks = _asks(ids, strategies)
     entries, problems = [], []
-    for done, (asked, strategy) in enumerate(asks):
-        responder = get_responder(asked)
+    for done, (wanted, strategy) in enumerate(asks):
+        responder = get_responder(wanted)
         rid = responder.id
         name = rid + (STRATEGY_MARK + strategy.id if strategy and len(strategies) > 1 else "")
         progress(done, len(asks), f"writing reply {done + 1} of {len(asks)}")
         system = strategy.system if strategy else options.get("system", DEFAULT_SYSTEM_PROMPT)
         panels: dict = {}
-        for snapshot in stream_replies(message, [responder], **{**options, "system": system}):
+        said = asked(message)  # a conversation: the supporter's next turn
+        for snapshot in stream_replies(said, [responder], **{**options, "system": system}):
             panels = snapshot  # the last snapshot holds the finished reply
         panel = panels.get(rid)
         reply = panel.reply if panel is not None else None
@@ -154,7 +156,8 @@ def score_round(
     from scorers.registry import get_scorer
 
     scores: dict[str, dict[str, dict[str, Any]]] = dict(rnd.scores)  # type: ignore[arg-type]
-    items = [ScoreItem(e.text, rnd.message) for e in rnd.entries]
+    said = parse_conversation(rnd.message)  # a round on a conversation scores in context
+    items = [ScoreItem(e.text, said.message, said.history) for e in rnd.entries]
     for done, scorer_id in enumerate(scorer_ids):
         progress(done, len(scorer_ids), f"scoring with {scorer_id}")
         scorer = get_scorer(scorer_id, keys=keys)
