@@ -162,9 +162,17 @@ def main() -> None:
     parser.add_argument(
         "--heldout", action="store_true", help="score the held-out conversations (once, at the end)"
     )
+    parser.add_argument(
+        "--judge",
+        help="instead: score the held-out candidates with this judge (e.g. judge) in context "
+        "and with the last message only, and print its agreement and speed",
+    )
     args = parser.parse_args()
     rows, convs = load_rows()
     print(f"{len(rows)} rated candidates, {rows.conversation_id.nunique()} conversations")
+    if args.judge:
+        measure_judge(args.judge, rows[rows.heldout], convs)
+        return
     alpha = agreement()
     print("annotators' α (ordinal):", alpha)
     feats = features(rows, convs)
@@ -195,6 +203,34 @@ def main() -> None:
         if not use:
             sys.exit("CV chose the head scores alone: no turn measures to ship; nothing saved")
         save(model, alpha, cv, hold, chosen, rows)
+
+
+def measure_judge(spec: str, rows: pd.DataFrame, convs: dict[str, list[Turn]]) -> None:
+    """A judge on the held-out candidates: read in the conversation, and on the last message."""
+    import time
+
+    from scorers.registry import get_scorer
+
+    judge = get_scorer(spec)
+    turns = [convs[c] for c in rows.conversation_id]
+    ways = {
+        "in context": [
+            ScoreItem(r, t[-1].text, tuple(t[:-1])) for r, t in zip(rows.text, turns, strict=True)
+        ],
+        "last message only": [
+            ScoreItem(r, t[-1].text) for r, t in zip(rows.text, turns, strict=True)
+        ],
+    }
+    for way, items in ways.items():
+        started = time.perf_counter()
+        scores = judge.score_many(items)
+        seconds = (time.perf_counter() - started) / len(items)
+        ok = [s.ok for s in scores]
+        pred = np.array([[s.value(c) or np.nan for c in COMPONENTS] for s in scores])
+        figures = report(rows[ok], pred[ok], ci=True)
+        print(
+            f"JUDGE {judge.id} {way}: {figures}, {sum(ok)}/{len(ok)} scored, {seconds:.1f} s each"
+        )
 
 
 def save(
