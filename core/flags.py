@@ -70,10 +70,14 @@ class FlagRecord:
         scores: Sequence[Mapping[str, Any]],
         note: str = "",
     ) -> FlagRecord:
-        """A record from a :meth:`responders.base.Reply.to_dict` view and its scores."""
+        """A record from a :meth:`responders.base.Reply.to_dict` view and its scores; a reply
+        to a conversation keeps every turn (``Seeker:`` / ``Supporter:`` lines) as its message."""
+        message = str(reply.get("message", ""))
+        if reply.get("history"):
+            message = f"{reply['history']}\nSeeker: {message}"
         return cls(
             page=page,
-            message=str(reply.get("message", "")),
+            message=message,
             reply=str(reply.get("text", "")),
             responder_id=str(reply.get("responder_id", "")),
             model=str(reply.get("model", "")),

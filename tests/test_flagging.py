@@ -234,3 +234,18 @@ def test_a_1mb_note_is_refused_clearly_and_nothing_is_written(tmp_path):
         votes.append_many([{"reply": "fine"}, {"reply": BIG}])  # one bad row: none written
     assert (tmp_path / "flags.csv").read_bytes() == before and not votes.path.exists()
     assert [r["note"] for r in log.read()] == ["note 1"]
+
+
+def test_a_flagged_reply_to_a_conversation_keeps_every_turn(tmp_path):
+    from core.conversation import parse_conversation
+    from responders.base import GenerationSettings, Reply
+
+    conv = parse_conversation(
+        "Seeker: My sister died.\nSupporter: I'm so sorry.\nSeeker: I'm numb."
+    )
+    settings = GenerationSettings(history=conv.history)
+    reply = Reply("a/b", "b", conv.message, settings, text="Numb makes sense so soon.")
+    log = FlagLog(tmp_path / "flags.csv")
+    log.append(FlagRecord.from_reply("compare", reply.to_dict(), [], "check"))
+    (row,) = log.read()
+    assert parse_conversation(row["message"]) == conv
