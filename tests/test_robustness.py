@@ -129,3 +129,27 @@ def test_the_report_says_a_rule_shortening_may_fall_and_an_llm_one_should_hold()
     rule = rb.summarise([rb.Change(0, "shortened", "s", before, after, "rule (no LLM rewriter)")])
     llm = rb.summarise([rb.Change(0, "shortened", "s", before, after, "llm:local/x")])
     assert rule[0]["expected"].startswith("fall allowed") and llm[0]["expected"] == "hold"
+
+
+class TurnCounter(Scorer):
+    """Scores a reply by how many turns came before it (to see the conversation arrive)."""
+
+    id = "turns"
+
+    def _score_batch(self, items):
+        return [Score.from_components(self.id, 1 + min(len(i.history), 2), 1, 1) for i in items]
+
+
+def test_a_lab_reply_in_a_conversation_is_perturbed_as_its_next_turn():
+    from core.conversation import parse_conversation
+
+    conv = parse_conversation("Seeker: I lost my job.\nSupporter: Oh no.\nSeeker: I'm scared.")
+    originals, rows = rb.perturb_one(
+        "That sounds frightening.",
+        conv.message,
+        resolve("greek-homoglyphs"),
+        [TurnCounter()],
+        history=conv.history,
+    )
+    assert originals["turns"].cognitive == 3  # two earlier turns reached the scorer
+    assert rows[0].changes["turns"].after.cognitive == 3  # and the variant kept them
