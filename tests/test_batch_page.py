@@ -78,7 +78,9 @@ def test_a_bad_upload_names_only_the_files_base_name(page, tmp_path):
         5, 0, UPLOAD, handle_file(str(bad)), ["human/counselchat"], ["study"], [], 64, 1,
         "bad-upload", API_VISITOR, "", "", "", "", api_name="/batch",
     )  # fmt: skip
-    assert status.startswith("⚠️") and "bad.csv needs a 'question' or 'conversation' column" in status
+    assert (
+        status.startswith("⚠️") and "bad.csv needs a 'question' or 'conversation' column" in status
+    )
     assert "/" not in status and "gradio" not in status, status
 
 

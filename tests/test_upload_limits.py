@@ -99,7 +99,9 @@ def test_messages_name_only_the_files_base_name(tmp_path):
     bad = write_rows(folder / "bad.csv", ["text"], 2, lambda i: [f"q {i}"])
     with pytest.raises(ValueError) as caught:
         plan.questions_from_csv(bad)
-    assert str(caught.value) == "bad.csv needs a 'question' or 'conversation' column (columns: text)"
+    assert (
+        str(caught.value) == "bad.csv needs a 'question' or 'conversation' column (columns: text)"
+    )
     with pytest.raises(ValueError) as caught:
         resonance.read_pairs(bad)
     assert str(caught.value).startswith("bad.csv needs story_a and story_b columns")
