@@ -184,8 +184,11 @@ def _moment_updates(
         "replies": {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply},
         "scores": {},
     }
-    if final:  # what "Score these replies" and the download read; kept once the run has ended
-        saved["comparison"] = state  # (not on every streamed moment: the state is copied each time)
+    # What "Score these replies" and the download read: kept when new scores came in and at
+    # the end, so a run stopped early can still be rescored (not on every streamed moment:
+    # Gradio copies the state each time).
+    if final or with_scores:
+        saved["comparison"] = state
     kept: dict[str, list] = saved["scores"]  # type: ignore[assignment]
     for (rid, _), score in state.scores.items():
         kept.setdefault(rid, []).append(score.to_dict())
