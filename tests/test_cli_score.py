@@ -17,6 +17,16 @@ def write_csv(path, rows, fields):
         writer.writerows(rows)
 
 
+def score_csv(tmp_path, rows, fields, scorer="bert-head"):
+    """Run ``cli.py score`` on ``rows``; (the finished process, the output rows)."""
+    src, out = tmp_path / "in.csv", tmp_path / "out.csv"
+    write_csv(src, rows, fields)
+    result = run_cli("score", "--scorer", scorer, "--input", str(src), "--output", str(out))
+    assert result.returncode == 0, result.stderr
+    with open(out, encoding="utf-8", newline="") as fh:
+        return result, list(csv.DictReader(fh))
+
+
 def test_score_writes_scores_and_blank_unscored_rows(tmp_path):
     rows = [
         {
@@ -28,12 +38,7 @@ def test_score_writes_scores_and_blank_unscored_rows(tmp_path):
         {"id": "3", "message": "I failed.", "reply": "   "},
         {"id": "4", "message": "=cmd|' /C calc'!A0", "reply": "שלום, אני כאן בשבילך 💙"},
     ]
-    src, out = tmp_path / "in.csv", tmp_path / "out.csv"
-    write_csv(src, rows, ["id", "message", "reply"])
-    result = run_cli("score", "--scorer", "bert-head", "--input", str(src), "--output", str(out))
-    assert result.returncode == 0, result.stderr
-    with open(out, encoding="utf-8", newline="") as fh:
-        got = list(csv.DictReader(fh))
+    result, got = score_csv(tmp_path, rows, ["id", "message", "reply"])
     assert [r["id"] for r in got] == ["1", "2", "3", "4"]
     assert list(got[0])[:3] == ["id", "message", "reply"]
     assert list(got[0])[3:] == [

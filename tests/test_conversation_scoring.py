@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-
 import pytest
 
 from core.conversation import parse_conversation
 from scorers.bert_head.head import load_head
-from tests.test_cli import run_cli
-from tests.test_cli_score import write_csv
+from tests.test_cli_score import score_csv
 
 # Written for this test (not in the training conversations): the seeker says early on that
 # breathing apps make things worse; one reply remembers, the other suggests one.
@@ -62,12 +59,7 @@ def test_cli_score_reads_the_conversation_column_in_context_and_keeps_bad_rows(t
         {"id": "3", "conversation": PANIC.transcript() + "\nSupporter: " + FORGETS, "reply": ""},
         {"id": "4", "conversation": "Seeker: hi\nSupporter:   \nSeeker: x", "reply": "ok"},
     ]
-    src, out = tmp_path / "in.csv", tmp_path / "out.csv"
-    write_csv(src, rows, ["id", "conversation", "reply"])
-    result = run_cli("score", "--scorer", "bert-head", "--input", str(src), "--output", str(out))
-    assert result.returncode == 0, result.stderr
-    with open(out, encoding="utf-8", newline="") as fh:
-        got = list(csv.DictReader(fh))
+    result, got = score_csv(tmp_path, rows, ["id", "conversation", "reply"])
     assert [r["id"] for r in got] == ["1", "2", "3", "4"]
     overall = [float(r["overall"] or "nan") for r in got]
     assert overall[0] - overall[1] >= 0.25
