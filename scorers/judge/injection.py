@@ -35,6 +35,7 @@ from scorers.judge.injection_rules import (
     STATES_SCORE,
     normal,
 )
+from scorers.judge.language import foreign_pieces
 
 
 @dataclass(frozen=True)
@@ -207,14 +208,19 @@ class InjectionGuard(Scorer):
         history, earlier = _neutralise_turns(item)
         notes += [f"from the conversation: {n}" for n in earlier]
         score = self.inner.score(reply.text, clean_message, history)
-        suspect = suspects(reply.text)
-        without = _without(reply.text, suspect)
-        if suspect and without.strip() and score.ok:
+        checks = [
+            (suspects(reply.text), STEER_GAP, "rating talk"),
+            (foreign_pieces(reply.text, clean_message or reply.text), 0.0, "another language"),
+        ]
+        for suspect, gap, what in checks:
+            without = _without(reply.text, suspect)
+            if not (suspect and without.strip() and score.ok):
+                continue
             plain = self.inner.score(without, clean_message, history)
-            if plain.ok and score.overall - plain.overall > STEER_GAP:  # type: ignore[operator]
+            if plain.ok and score.overall - plain.overall > gap:  # type: ignore[operator]
                 score = plain
                 shown = " / ".join(p if len(p) <= 120 else p[:117] + "…" for p in suspect)
-                notes.append(f"rating talk judged both ways, the lower verdict kept: “{shown}”")
+                notes.append(f"{what} judged both ways, the lower verdict kept: “{shown}”")
         for note in notes:
             score = with_note(score, note)
         return score
