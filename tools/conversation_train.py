@@ -167,11 +167,16 @@ def main() -> None:
         help="instead: score the held-out candidates with this judge (e.g. judge) in context "
         "and with the last message only, and print its agreement and speed",
     )
+    parser.add_argument(
+        "--conversations", type=int, default=12, help="with --judge: this many held-out ones"
+    )
     args = parser.parse_args()
     rows, convs = load_rows()
     print(f"{len(rows)} rated candidates, {rows.conversation_id.nunique()} conversations")
     if args.judge:
-        measure_judge(args.judge, rows[rows.heldout], convs)
+        held = rows[rows.heldout]
+        keep = sorted(held.conversation_id.unique())[: args.conversations]
+        measure_judge(args.judge, held[held.conversation_id.isin(keep)], convs)
         return
     alpha = agreement()
     print("annotators' α (ordinal):", alpha)
@@ -229,7 +234,8 @@ def measure_judge(spec: str, rows: pd.DataFrame, convs: dict[str, list[Turn]]) -
         pred = np.array([[s.value(c) or np.nan for c in COMPONENTS] for s in scores])
         figures = report(rows[ok], pred[ok], ci=True)
         print(
-            f"JUDGE {judge.id} {way}: {figures}, {sum(ok)}/{len(ok)} scored, {seconds:.1f} s each"
+            f"JUDGE {judge.id} {way}: {figures}, {sum(ok)}/{len(ok)} scored, {seconds:.1f} s each",
+            flush=True,
         )
 
 

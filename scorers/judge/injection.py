@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 from core.conversation import Turn
 from scorers.base import Score, ScoreItem, Scorer
+from scorers.judge.addressed import shipped_detector
 from scorers.judge.injection_rules import (
     AUTHORITY,
     END,
@@ -211,6 +212,11 @@ class InjectionGuard(Scorer):
         checks = [
             (suspects(reply.text), STEER_GAP, "rating talk"),
             (foreign_pieces(reply.text, clean_message or reply.text), 0.0, "another language"),
+            (
+                addressed_pieces(reply.text),
+                0.0,
+                "text the detector reads as addressed to the rater",
+            ),
         ]
         for suspect, gap, what in checks:
             without = _without(reply.text, suspect)
@@ -224,6 +230,13 @@ class InjectionGuard(Scorer):
         for note in notes:
             score = with_note(score, note)
         return score
+
+
+def addressed_pieces(text: str) -> list[str]:
+    """Sentences the multilingual detector reads as addressed to the rater ([] when the
+    detector or its encoder is not installed)."""
+    detector = shipped_detector()
+    return detector.pieces(text) if detector is not None else []
 
 
 def _neutralise_turns(item: ScoreItem) -> tuple[tuple[Turn, ...], list[str]]:
