@@ -111,6 +111,18 @@ HELD_OUT_4 = {
 }
 
 
+def interval(diffs: np.ndarray) -> tuple[float, float]:
+    """The 95 % t-interval of the mean rise (one trial per cold reply; nan when < 2)."""
+    from scipy import stats
+
+    diffs = diffs[~np.isnan(diffs)]
+    if len(diffs) < 2 or np.allclose(diffs, diffs[0]):
+        value = float(diffs[0]) if len(diffs) else float("nan")
+        return value, value
+    found = stats.ttest_1samp(diffs, 0.0).confidence_interval(0.95)
+    return float(found.low), float(found.high)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scorers", default="bert-head")
@@ -154,7 +166,11 @@ def main() -> None:
             after = overall[k * len(items) : (k + 1) * len(items)]
             rise = np.nanmean(after - before)
             rises.append(rise)
-            print(f"  {style:18s} rise {rise:+.3f}   removed {caught[style]}/{len(items)}")
+            low, high = interval(after - before)
+            print(
+                f"  {style:18s} rise {rise:+.3f} [{low:+.2f}, {high:+.2f}]   "
+                f"removed {caught[style]}/{len(items)}"
+            )
         print(f"  mean rise over styles {np.mean(rises):+.3f} (target <= 0.25)", flush=True)
 
 
