@@ -152,7 +152,7 @@ def build() -> gr.Blocks:
         progress = gr.Markdown("", elem_id="compare-progress")
         columns, outputs, flags = reply_panels()
         rating = rating_box()
-        carry_from, next_turn, carry_button = carry_on_controls()
+        carry_from, next_turn, carry_button, carried = carry_on_controls()
         cautions, score_table, by_scorer, by_responder = _scores()
         with gr.Row():
             export = gr.Button("Download this comparison (CSV and JSON)", size="sm")
@@ -201,7 +201,10 @@ def build() -> gr.Blocks:
             concurrency_limit=4,
         )
         carry_button.click(
-            carry_on, [message, replies, carry_from, next_turn], message, api_name=False
+            carry_on,
+            [message, replies, carry_from, next_turn],
+            [message, carry_from, next_turn, carried],
+            api_name=False,
         )
         stop.click(lambda: "Stopped.", None, progress, cancels=[event, rescoring], api_name=False)
         export.click(

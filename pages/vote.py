@@ -34,7 +34,7 @@ from reports.votes import (
 from responders.registry import default_responder_ids
 from scorers.registry import offered_scorer_ids
 from studies.strategies import load_strategies
-from studies.votes.log import VoteLog, cast_vote
+from studies.votes.log import AlreadyVoted, VoteLog, cast_vote
 from studies.votes.rounds import (
     MAX_REPLIES,
     VoteRound,
@@ -160,6 +160,12 @@ def vote(code: str, voter: str, most: str | None, least: str | None, reason: str
     try:
         rnd = load_round(code)
         row = cast_vote(rnd, voter, most or "", least or "", reason or "")
+    except AlreadyVoted:  # a second press shows the reveal again, with the first vote
+        earlier = VoteLog().vote_of(rnd.code, voter)
+        if earlier is None:
+            raise gr.Error("This browser session has already voted in this round.") from None
+        note = "*You have already voted in this round; your first vote stands.*\n\n"
+        return note + reveal_markdown(rnd, voter, earlier)
     except (InputError, CsvLogError) as exc:
         raise gr.Error(str(exc)) from None
     return reveal_markdown(rnd, voter, row)

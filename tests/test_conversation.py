@@ -76,3 +76,17 @@ def test_bad_conversations_get_a_message_that_says_what_to_fix(text, says):
 def test_a_conversation_may_end_on_the_supporter_when_no_reply_is_wanted():
     conv = parse_conversation("Seeker: hi\nSupporter: hello", want_reply=False)
     assert conv.turns[-1].role == SUPPORTER and not conv.ends_with_seeker
+
+
+def test_carrying_a_conversation_on_empties_the_boxes_so_a_second_press_adds_nothing():
+    import gradio as gr
+
+    from pages.widgets.conversation import carry_on
+
+    saved = {"replies": {"local/x": {"text": "That sounds lonely."}}}
+    text, chosen, next_turn, note = carry_on("I moved abroad.", saved, "local/x", "It is.")
+    assert parse_conversation(text).message == "It is." and "3 turns" in note
+    with pytest.raises(gr.Error, match="Pick the reply"):
+        carry_on(text, saved, chosen, next_turn)
+    with pytest.raises(gr.Error, match="has no reply on screen"):
+        carry_on(text, saved, "human/counselchat", "more")

@@ -41,7 +41,7 @@ def conversation_text(title: str | None) -> str:
     return found.transcript() if found else gr.skip()
 
 
-def carry_on_controls() -> tuple[gr.Dropdown, gr.Textbox, gr.Button]:
+def carry_on_controls() -> tuple[gr.Dropdown, gr.Textbox, gr.Button, gr.Markdown]:
     """Which reply to keep as the supporter's turn, the seeker's next turn, and the button."""
     with gr.Accordion("Carry the conversation on (turn by turn)", open=False):
         gr.Markdown(
@@ -57,24 +57,36 @@ def carry_on_controls() -> tuple[gr.Dropdown, gr.Textbox, gr.Button]:
             )
             next_turn = gr.Textbox(label="What the person says next", lines=2)
         button = gr.Button("Add both to the conversation", size="sm")
-    return chosen, next_turn, button
+        done = gr.Markdown("")
+    return chosen, next_turn, button, done
 
 
-def carry_on(text: str, saved: dict, rid: str | None, next_turn: str) -> str:
-    """The message box's conversation with the chosen reply and the seeker's next turn added.
+def carry_on(text: str, saved: dict, rid: str | None, next_turn: str) -> tuple[str, ...]:
+    """The message box's conversation with the chosen reply and the seeker's next turn added;
+    the two boxes are emptied (so a second press cannot add them twice) and a note says what
+    happened.
 
     >>> saved = {"replies": {"a/b": {"text": "That sounds hard."}}}
-    >>> print(carry_on("I lost my job.", saved, "a/b", "Yes, and I'm scared."))
+    >>> text, *_, note = carry_on("I lost my job.", saved, "a/b", "Yes, and I'm scared.")
+    >>> print(text)
     Seeker: I lost my job.
     Supporter: That sounds hard.
     Seeker: Yes, and I'm scared.
     """
-    reply = ((saved or {}).get("replies") or {}).get(rid or "", {}).get("text")
+    replies = (saved or {}).get("replies") or {}
+    if not rid:
+        raise gr.Error("Pick the reply to keep as the supporter's turn.")
+    reply = replies.get(rid, {}).get("text")
     if not reply:
-        raise gr.Error("Pick a reply that is on screen (get replies first).")
+        raise gr.Error(
+            f"{names(rid)} has no reply on screen (it was not asked, or could not answer "
+            "this): pick another."
+        )
     try:
         conversation = parse_conversation(text)
         longer = conversation.then(SUPPORTER, reply).then(SEEKER, next_turn)
     except InputError as exc:
         raise gr.Error(str(exc)) from None
-    return longer.transcript()
+    turns = len(longer.turns)
+    note = f"Added: the message box now holds {turns} turns. Press **Get replies** for the next."
+    return longer.transcript(), None, "", note

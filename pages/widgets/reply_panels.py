@@ -66,8 +66,13 @@ def panel_visibility(selected: list[str]) -> list[gr.Column]:
 
 def flag_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
     """Append ``responder_id``'s latest reply and its scores to the flag log."""
-    reply = (state or {}).get("replies", {}).get(responder_id)
+    replies = (state or {}).get("replies", {})
+    reply = replies.get(responder_id)
     if not reply or not reply.get("text"):
+        if replies:
+            return (
+                "This responder has no reply on screen to flag (not asked, or it could not answer)."
+            )
         return "Nothing to flag yet: get the replies first."
     record = FlagRecord.from_reply(
         "compare", reply, state.get("scores", {}).get(responder_id, []), note or ""

@@ -83,7 +83,14 @@ class VoteLog(CsvLog):
 
     def has_voted(self, code: str, voter: str) -> bool:
         """Whether ``voter`` has voted in round ``code``."""
-        return any(r["round"] == code and r["voter"] == voter for r in self.read())
+        return self.vote_of(code, voter) is not None
+
+    def vote_of(self, code: str, voter: str) -> dict[str, str] | None:
+        """``voter``'s vote in round ``code`` as it was cast, or None."""
+        for r in self.read():
+            if r["round"] == code and r["voter"] == voter:
+                return {k: unsanitize_cell(v) for k, v in r.items()}
+        return None
 
 
 def _clean_reason(reason: str | None) -> str:
