@@ -170,9 +170,11 @@ def rescore(saved: dict, scorer_ids: list[str], *rest: object) -> Iterator[list[
     if not scorers and second is None:
         raise ValueError("Tick at least one scorer (or the second opinion on safety).")
     started = time.monotonic()
-    state = shown
+    state, shown_scores = shown, -1
     for state in rescore_comparison(shown, scorers, second_opinion=second):
-        yield _moment_updates(state, time.monotonic() - started, with_scores=True)
+        fresh = len(state.scores) != shown_scores  # charts redrawn only when scores came in
+        shown_scores = len(state.scores)
+        yield _moment_updates(state, time.monotonic() - started, with_scores=fresh)
     yield _moment_updates(state, time.monotonic() - started, with_scores=True, final=True)
 
 

@@ -277,10 +277,13 @@ class _Scoring:
     def drain(
         self, panels: dict[str, Panel], safety: dict[str, SafetyResult], refresh_s: float
     ) -> Iterator[Comparison]:
-        """A moment each time more scores are in, until none is pending."""
+        """A moment each time more scores are in, and at least once a second (so a page's
+        clock moves while a slow judge works), until none is pending."""
+        last = time.monotonic()
         while self.futures:
             wait(list(self.futures), timeout=refresh_s, return_when=FIRST_COMPLETED)
-            if self.collect():
+            if self.collect() or time.monotonic() - last >= 1.0:
+                last = time.monotonic()
                 yield self.moment(panels, safety)
 
     def close(self) -> None:
