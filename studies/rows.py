@@ -19,21 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from core.conversation import Conversation, Turn, parse_conversation
+from core.conversation import Conversation, parse_conversation
 from scorers.base import ScoreItem
 
 COLUMN = "conversation"
-
-
-def conversation_of(row: Mapping[str, object]) -> Conversation | None:
-    """The row's conversation ending on the seeker's turn, or None when it has none.
-
-    Raises :class:`core.textinput.InputError` for an unreadable one.
-    """
-    text = str(row.get(COLUMN) or "").strip()
-    if not text:
-        return None
-    return parse_conversation(text)
 
 
 def score_item(row: Mapping[str, object]) -> ScoreItem:
@@ -43,16 +32,8 @@ def score_item(row: Mapping[str, object]) -> ScoreItem:
     if not text:
         return ScoreItem(reply, str(row.get("message") or "") or None)
     conversation = parse_conversation(text, want_reply=False)
-    if not reply.strip() and not conversation.ends_with_seeker:
+    if not reply.strip() and not conversation.ends_with_seeker and conversation.history:
         reply, conversation = conversation.turns[-1].text, Conversation(conversation.history)
     if not conversation.ends_with_seeker:
         parse_conversation(conversation.transcript())  # raises the plain-words refusal
     return ScoreItem(reply, conversation.message, conversation.history)
-
-
-def message_and_history(row: Mapping[str, object]) -> tuple[str | None, tuple[Turn, ...]]:
-    """The message a reply to this row answers, and the turns before it."""
-    conversation = conversation_of(row)
-    if conversation is None:
-        return str(row.get("message") or "") or None, ()
-    return conversation.message, conversation.history
