@@ -68,7 +68,10 @@ def run_folder(name: str, visitor: str | None) -> Path:
 
 def _questions(n: float, seed: float, source: str, upload: str | None) -> list[BatchQuestion]:
     if source == UPLOAD and not upload:
-        raise gr.Error("Upload a CSV file with a 'question' column, or pick the bundled questions.")
+        raise gr.Error(
+            "Upload a CSV file with a 'question' (or 'conversation') column, or pick the bundled "
+            "questions."
+        )
     try:
         if source == UPLOAD:
             return questions_from_csv(upload, SETTINGS.max_upload_bytes)  # type: ignore[arg-type]
@@ -214,7 +217,9 @@ def _options() -> list[gr.components.Component]:
         n = gr.Slider(1, 100, value=5, step=1, label="Bundled questions to draw")
         seed = gr.Number(0, precision=0, label="Draw (seed)")
     upload = gr.File(
-        label="Your questions (CSV with a 'question' column)", type="filepath", visible=False
+        label="Your questions (CSV with a 'question' or a 'conversation' column)",
+        type="filepath",
+        visible=False,
     )
     source.change(
         lambda s: (gr.update(visible=s == UPLOAD), gr.update(visible=s == BUNDLED),
