@@ -189,7 +189,9 @@ def test_compare_with_humans_pairs_each_bundled_story_with_its_own_rating(monkey
     bank = load_stories()[:6]
     by_story = {s.story: s.empathizable for s in bank}
     responder = FakeJudge(  # the judge echoes the people's rating: r must be 1
-        answer=lambda msg, _: rating(*(next(v for k, v in by_story.items() if k in msg),) * 3)
+        # (matched by its opening: the injection guard may also judge a story without a
+        # sentence its detector reads as addressed to the rater)
+        answer=lambda msg, _: rating(*(next(v for k, v in by_story.items() if k[:60] in msg),) * 3)
     )
     monkeypatch.setattr(story_module.base, "judge_responder", lambda *_, **__: responder)
     story_module._JUDGES.clear()
