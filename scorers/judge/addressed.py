@@ -53,12 +53,15 @@ class Detector:
 
     def pieces(self, text: str) -> list[str]:
         """The sentences (and lines) of ``text`` the detector finds addressed to the rater."""
+        from scorers.normalize import normalize_text
+
         found = [p.strip() for p in _PIECES.split(text) if p and len(p.strip()) > 3]
         if not found:
             return []
-        return [
-            p for p, q in zip(found, self.probabilities(found), strict=True) if q >= self.threshold
-        ]
+        # Read as a person would: leetspeak and look-alike letters confuse the encoder into
+        # false alarms on ordinary sentences (seen on the Adversarial lab's variants).
+        read = self.probabilities([normalize_text(p) for p in found])
+        return [p for p, q in zip(found, read, strict=True) if q >= self.threshold]
 
     def to_json(self) -> str:
         """The model as JSON (the weights, bias, threshold and version)."""
