@@ -116,6 +116,7 @@ def generate_entries(
     options.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
     options.setdefault("temperature", DEFAULT_TEMPERATURE)
     asks = _asks(ids, strategies)
+    said = asked(message)  # a conversation: each responder writes the supporter's next turn
     entries, problems = [], []
     for done, (wanted, strategy) in enumerate(asks):
         responder = get_responder(wanted)
@@ -124,7 +125,6 @@ def generate_entries(
         progress(done, len(asks), f"writing reply {done + 1} of {len(asks)}")
         system = strategy.system if strategy else options.get("system", DEFAULT_SYSTEM_PROMPT)
         panels: dict = {}
-        said = asked(message)  # a conversation: the supporter's next turn
         for snapshot in stream_replies(said, [responder], **{**options, "system": system}):
             panels = snapshot  # the last snapshot holds the finished reply
         panel = panels.get(rid)
