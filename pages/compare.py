@@ -36,6 +36,7 @@ from pages.widgets.conversation import (
 from pages.widgets.judge import judge_controls
 from pages.widgets.keys import key_boxes
 from pages.widgets.notice import reports_problems, scroll_cue
+from pages.widgets.radar_fit import fit_radars
 from pages.widgets.rating import rating_box
 from pages.widgets.rating import wire as wire_rating
 from pages.widgets.reply_panels import (
@@ -46,7 +47,13 @@ from pages.widgets.reply_panels import (
     reply_panels,
     responder_choices,
 )
-from pages.widgets.scores import SCORES_HELP, judge_cautions, names, ticked_by_default
+from pages.widgets.scores import (
+    SCORES_HELP,
+    judge_cautions,
+    judge_hint,
+    names,
+    ticked_by_default,
+)
 from reports.charts import (
     RADAR_CAPTION,
     SCORE_COLUMNS,
@@ -104,8 +111,10 @@ def _inputs() -> tuple[gr.components.Component, ...]:
                     show_label=False,
                     info="Cloud judges need their key.",
                 )
+                hint = gr.Markdown(judge_hint(ticked), elem_id="judge-hint")
                 gr.Markdown(why)
     picker.change(question_text, picker, message, api_name=False)
+    scorer_box.change(judge_hint, scorer_box, hint, api_name=False)
     conversations.change(conversation_text, conversations, message, api_name=False)
     return message, selected, scorer_box, run, stop, rescore_button
 
@@ -123,9 +132,9 @@ def _scores() -> tuple[gr.Markdown, gr.Dataframe, gr.Plot, gr.Plot]:
         wrap=True,
         column_widths=["130px", "150px", "95px", "95px", "100px", "80px", "170px", "90px", "300px"],
     )
-    by_scorer = gr.Plot(label="By scorer")
+    by_scorer = gr.Plot(label="By scorer", elem_id="radar-by-scorer")
     gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")
-    by_responder = gr.Plot(label="By responder")
+    by_responder = gr.Plot(label="By responder", elem_id="radar-by-responder")
     gr.Markdown(RADAR_CAPTION + " Here each colour is a scorer: shapes that overlap agree.")
     return cautions, table, by_scorer, by_responder
 
@@ -167,6 +176,7 @@ def build() -> gr.Blocks:
         )
         keys_in, _ = key_boxes()
         replies = gr.State({})
+        fit_radars(page)
 
         selected.change(panel_visibility, selected, columns, api_name=False)
         scorer_box.change(judge_cautions, scorer_box, cautions, api_name=False)

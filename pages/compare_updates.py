@@ -25,6 +25,7 @@ from pages.widgets.keys import typed_keys
 from pages.widgets.reply_panels import (
     RESPONDER_IDS,
 )
+from pages.widgets.safety_words import panel_safety, screen_heading
 from pages.widgets.scores import names
 from reports.charts import (
     radar_by_responder,
@@ -82,20 +83,7 @@ def _panel_updates(state: Comparison) -> list[str]:
             updates += ["", "not selected"]
             continue
         status = panel.summary()
-        if rid in state.safety:
-            result = state.safety[rid]
-            status += f"\n\n**Safety screen: {result.badge()}**"
-            if result.message_risk or result.concerns or result.uncertain:
-                status += "<br>" + result.explain().replace("\n", "<br>")
-        if rid in state.opinions:
-            opinion = state.opinions[rid]
-            status += f"\n\n*{opinion.badge()}*"
-            if opinion.reason and opinion.reply_safe is not None:
-                status += f"<br>{opinion.reason}"
-            screen = state.safety.get(rid)
-            judged = screen is not None and screen.ok and opinion.reply_safe is not None
-            if judged and set(screen.concerns) != set(opinion.concerns):  # type: ignore[union-attr]
-                status += "<br>**The two checks disagree: read the reply yourself.**"
+        status += panel_safety(state.safety.get(rid), state.opinions.get(rid))
         if panel.reply is not None and panel.reply.attribution:
             status += f"\n\n<small>{panel.reply.attribution}</small>"
         updates += [panel.text, status]
@@ -198,7 +186,7 @@ def _moment_updates(
         kept.setdefault(rid, []).append(safety_entry(result))
     if with_scores:
         cut = frozenset(r for r, p in state.panels.items() if p.reply and p.reply.cut_off)
-        badges = {rid: result.badge() for rid, result in state.safety.items()}
+        badges = {rid: screen_heading(result) for rid, result in state.safety.items()}
         table: object = score_rows(state.scores, names, cut, badges)
         marked = safety_marked(names, state.safety)
         plots: list[object] = [

@@ -39,13 +39,13 @@ def _same(name: str) -> str:
 NO_SCORES = "No scores yet: the radars appear once a reply is scored."
 
 
-def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -> go.Figure:
-    """One polar subplot per group, one trace per member (coloured by member id); a plain
-    message without axes when there is nothing to draw."""
-    if not groups:
-        return empty_figure(NO_SCORES)
-    keys = list(groups)
-    cols = min(len(keys), 2)
+#: Below this width (px) a radar grid's container shows one radar a row: two side by side
+#: on a 390 px phone overlapped (titles over each other, axis names cut).
+NARROW_BELOW_PX = 600
+
+
+def _grid(keys: list[str], names: Names, cols: int) -> go.Figure:
+    """An empty grid of polar subplots, ``cols`` a row, each titled with its group's name."""
     rows = (len(keys) + cols - 1) // cols
     fig = make_subplots(
         rows=rows,
@@ -55,6 +55,53 @@ def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -
         horizontal_spacing=0.22,
         vertical_spacing=min(0.25, 0.5 / rows),
     )
+    fig.update_annotations(font_size=12, yshift=12)
+    fig.update_layout(height=330 * rows + 180)
+    return fig
+
+
+def _arrangement(fig: go.Figure, count: int) -> dict[str, object]:
+    """What Plotly's ``relayout`` needs to lay ``fig``'s radars out as they are now. A new
+    height alone would also fix the width where it is (Plotly's rule): the width stays
+    automatic, so the chart still follows its container."""
+    update: dict[str, object] = {"height": fig.layout.height, "width": None, "autosize": True}
+    for index in range(count):
+        name = "polar" if index == 0 else f"polar{index + 1}"
+        domain = fig.layout[name].domain
+        update[f"{name}.domain.x"], update[f"{name}.domain.y"] = list(domain.x), list(domain.y)
+    update["annotations"] = fig.to_plotly_json()["layout"]["annotations"]
+    return update
+
+
+def _fit_to_width(fig: go.Figure, keys: list[str], names: Names) -> None:
+    """Two radars a row on a wide screen, one a row on a narrow one: the figure carries
+    both arrangements in ``layout.meta``, and the page's script (:mod:`pages.widgets.radar_fit`)
+    applies the one that fits the chart's width, again whenever that width changes.
+
+    >>> same = Score.from_components("bert-head", 2, 2, 2)
+    >>> fig = radar_by_responder({("a/x", "bert-head"): same, ("b/y", "bert-head"): same})
+    >>> fig.layout.meta["wide"]["polar2.domain.x"], fig.layout.meta["narrow"]["polar2.domain.x"]
+    ([0.61, 1.0], [0.0, 1.0])
+    """
+    if len(keys) < 2:
+        return
+    fig.update_layout(
+        meta={
+            "narrow_below": NARROW_BELOW_PX,
+            "wide": _arrangement(fig, len(keys)),
+            "narrow": _arrangement(_grid(keys, names, 1), len(keys)),
+        }
+    )
+
+
+def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -> go.Figure:
+    """One polar subplot per group, one trace per member (coloured by member id); a plain
+    message without axes when there is nothing to draw."""
+    if not groups:
+        return empty_figure(NO_SCORES)
+    keys = list(groups)
+    cols = min(len(keys), 2)
+    fig = _grid(keys, names, cols)
     shown: set[str] = set()
     for index, key in enumerate(keys):
         for member, score in groups.get(key, {}).items():
@@ -81,14 +128,13 @@ def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -
         radialaxis={"range": [0, 3], "tickvals": [1, 2, 3], "tickfont": {"size": 10}},
         angularaxis={"tickfont": {"size": 12}},
     )
-    fig.update_annotations(font_size=12, yshift=12)
     fig.update_layout(
         title={"text": title, "font": {"size": 15}},
-        height=330 * rows + 180,
         margin={"t": 120, "b": 90, "l": 70, "r": 70},  # room for the axis names
         # Below the plots, centred: on a phone it wraps onto more lines instead of being cut.
         legend={"orientation": "h", "yanchor": "top", "y": -0.06, "x": 0.5, "xanchor": "center"},
     )
+    _fit_to_width(fig, keys, names)
     return fig
 
 

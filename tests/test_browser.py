@@ -292,3 +292,116 @@ def test_a_clinician_rates_a_reply_blind_and_the_rating_is_kept(browser, app_url
     _wait_for(lambda: tab.locator(".js-plotly-plot").count() >= 2, 30, "the charts after rating")
     shot(tab, f"rating-saved-{width}")
     context.close()
+
+
+#: Where each radar of a chart is drawn, and each subplot title, as page rectangles.
+RADAR_BOXES = """(id) => {
+  const gd = document.querySelector(`#${id} .js-plotly-plot`);
+  if (!gd) return null;
+  const box = (el) => { const r = el.getBoundingClientRect();
+                        return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  return {plot: box(gd), polars: [...gd.querySelectorAll('.polarlayer > g')].map(box),
+          titles: [...gd.querySelectorAll('.infolayer .annotation')].map(box)};
+}"""
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and (b["top"] < a["bottom"])
+    )
+
+
+def _radars(tab, elem_id: str, count: int, arranged) -> dict:  # type: ignore[no-untyped-def]
+    """The boxes of chart ``elem_id`` once it shows ``count`` radars ``arranged`` (a check)."""
+    found: dict = {}
+
+    def ready() -> bool:
+        found.update(tab.evaluate(RADAR_BOXES, elem_id) or {"polars": []})
+        return len(found["polars"]) == count and arranged(found["polars"])
+
+    _wait_for(ready, 30, f"{count} radars laid out in {elem_id}")
+    return found
+
+
+def test_radar_charts_fit_a_phone_and_a_wide_screen(browser, app_url):
+    """Newcomer finding: at 390 px the "by responder" radars of two replies stood side by side
+    and overlapped (titles over each other, axis names cut). On a phone they now stack, one a
+    row; on a wide screen they stand side by side; a resize rearranges them."""
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.goto(app_url + "/compare")
+    tab.get_by_label("Pick a bundled question").click()
+    tab.get_by_role("option").nth(3).click()
+    tick(tab, "local/qwen2.5-coder-1.5b", False)
+    tick(tab, "openai-compatible/default", True)
+    message = tab.get_by_label("…or paste a message, a story, or a conversation")
+    _wait_for(lambda: message.input_value().strip() != "", 30, "the question in the box")
+    tab.get_by_role("button", name="Get replies").click()
+    progress = tab.locator("#compare-progress")
+    _wait_for(lambda: progress.inner_text().startswith("Done"), 120, "both replies scored")
+
+    def stacked(polars: list) -> bool:
+        return polars[1]["top"] >= polars[0]["bottom"]
+
+    def side_by_side(polars: list) -> bool:
+        return polars[1]["left"] >= polars[0]["right"]
+
+    phone = _radars(tab, "radar-by-responder", 2, stacked)
+    tab.locator("#radar-by-responder").scroll_into_view_if_needed()
+    shot(tab, "radars-390")
+    for boxes in (phone["polars"], phone["titles"]):
+        assert not _overlap(*boxes), phone
+    for polar in phone["polars"]:
+        assert phone["plot"]["left"] <= polar["left"] and polar["right"] <= phone["plot"]["right"]
+
+    tab.set_viewport_size({"width": 1280, "height": 900})
+    wide = _radars(tab, "radar-by-responder", 2, side_by_side)
+    shot(tab, "radars-1280")
+    assert not _overlap(*wide["titles"]), wide
+    assert abs(wide["polars"][0]["top"] - wide["polars"][1]["top"]) < 2, wide
+    context.close()
+    assert errors == [], f"browser console errors: {errors}"
+
+
+def test_bold_capitals_are_drawn_in_the_font_of_their_word(page, app_url):
+    """Newcomer finding: a bold "B" or "A" looked small beside its word ("Behavioral",
+    "OpenAI"). Gradio's semibold font file holds only a few dozen glyphs, those among them:
+    they came from it and every other letter from a fallback font. Each bold word is now
+    drawn in one font."""
+    page.goto(app_url + "/compare")
+    page.get_by_text("Behavioral (helpful action)").first.wait_for()
+    page.evaluate("document.fonts.ready.then(() => true)")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    checked = 0
+    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": "strong"})["nodeIds"]:
+        html = cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        if fonts and any(letter in html for letter in "AB"):
+            checked += 1
+            assert len(fonts) == 1 and fonts[0]["isCustomFont"], (html, fonts)
+    assert checked >= 2, "the page should show bold words with a capital A or B"
+
+
+def test_ticking_both_local_judges_says_they_share_one_cpu(page, app_url):
+    """Newcomer finding: nothing told a visitor that the two local judges run on the same CPU
+    (so both ticked take about twice as long), or how they differ."""
+    page.goto(app_url + "/compare")
+    page.get_by_text("Who scores the replies").click()
+    hint = page.locator("#judge-hint")
+    _wait_for(lambda: "probability-weighted" in hint.inner_text(), 30, "how the judges differ")
+    assert "Both local judges are ticked" not in hint.inner_text()
+    tick(page, "judge/local/qwen2.5-coder-1.5b", True)
+    tick(page, "judge-weighted/local/qwen2.5-coder-1.5b", True)
+    _wait_for(lambda: "Both local judges are ticked" in hint.inner_text(), 30, "the warning")
+    assert "same CPU" in hint.inner_text()
+    shot(page, "judges-both-ticked")
+    tick(page, "judge/local/qwen2.5-coder-1.5b", False)
+    _wait_for(lambda: "Both local judges" not in hint.inner_text(), 30, "the warning to go")

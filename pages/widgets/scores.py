@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from functools import cache
 
 from config import CARDS_DIR
-from responders.registry import RESPONDERS, get_responder
-from scorers.registry import is_judge, scorer_label
+from responders.registry import LOCAL_DEFAULT, RESPONDERS, get_responder, responder_class
+from scorers.registry import is_judge, offered_scorer_ids, scorer_label
 from scorers.rubric import load_rubric
 
 
@@ -84,6 +84,48 @@ def judge_cautions(scorer_ids: Iterable[str] | None) -> str:
             band = f"{card['band']} " if card.get("band") else ""
             notes.append(f"**{scorer_label(sid)}**: {band}<small>{card['caution']}</small>")
     return "\n\n".join(notes)
+
+
+def local_judges(scorer_ids: Iterable[str] | None) -> list[str]:
+    """The judges among ``scorer_ids`` that run the local model, on this server's CPU.
+
+    >>> local_judges(["bert-head", "judge/local/qwen2.5-coder-1.5b", "judge/openai/gpt-4o"])
+    ['judge/local/qwen2.5-coder-1.5b']
+    """
+    here = responder_class(LOCAL_DEFAULT)
+    return [
+        sid
+        for sid in scorer_ids or []
+        if is_judge(sid) and responder_class(sid.split("/", 1)[1].split("+")[0]) is here
+    ]
+
+
+#: How the local judges differ, beside their boxes (only worth saying when there are two).
+LOCAL_JUDGES_DIFFER = (
+    "<small>The two local judges are the same small model on this server's CPU, read two "
+    "ways: the **probability-weighted** one turns its odds of 1, 2 and 3 into graded scores "
+    "(such as 2.4); the other writes whole numbers 1–3 with a short reason. Each adds "
+    "seconds to every reply.</small>"
+)
+BOTH_LOCAL_TICKED = (
+    "**Both local judges are ticked.** They take turns on the same CPU, so every reply waits "
+    "for both: scores come about twice as slowly as with one. Untick one unless you want to "
+    "compare them."
+)
+
+
+def judge_hint(scorer_ids: Iterable[str] | None) -> str:
+    """A plain note beside the scorer boxes: how the local judges differ, and a warning
+    when both are ticked (they share one CPU, so each reply takes about twice as long).
+
+    >>> both = local_judges(offered_scorer_ids())
+    >>> "twice as slowly" in judge_hint(both), "twice as slowly" in judge_hint(both[:1])
+    (True, False)
+    """
+    if len(local_judges(offered_scorer_ids())) < 2:
+        return ""
+    ticked = len(local_judges(scorer_ids))
+    return LOCAL_JUDGES_DIFFER + ("\n\n" + BOTH_LOCAL_TICKED if ticked >= 2 else "")
 
 
 def names(item_id: str) -> str:

@@ -2,11 +2,27 @@
 
 >>> ".notice" in CSS and "@media" in CSS and "word-break: normal" in CSS
 True
+>>> "SourceSansPro-SemiBold" in CSS  # the broken file is never named: only the whole one
+False
 """
 
 from __future__ import annotations
 
-CSS = """
+#: Gradio's theme loads weight 600 of its fonts from files that hold only a few dozen glyphs
+#: ("SourceSansPro-SemiBold.woff2" has "A", "B" and some accents; IBM Plex Mono's has "a",
+#: "b" …). Bold text drew those letters in the theme's font and every other letter in a
+#: fallback font, so a bold "B" or "A" looked small beside its neighbours ("OpenAI",
+#: "Behavioral"). Weights 600 and 700 use the complete bold files Gradio ships beside them.
+WHOLE_BOLD_FONTS = "\n".join(
+    f"@font-face {{ font-family: '{family}'; font-style: normal; font-weight: {weight}; "
+    f"src: url('static/fonts/{folder}/{folder}-Bold.woff2') format('woff2'); }}"
+    for family, folder in (("Source Sans Pro", "SourceSansPro"), ("IBM Plex Mono", "IBMPlexMono"))
+    for weight in (600, 700)
+)
+
+CSS = (
+    WHOLE_BOLD_FONTS
+    + """
 .notice p { font-weight: 600; }
 /* Gradio breaks a table header anywhere (word-break: break-word): a narrow column showed
    "Behaviora/l", and squeezed columns one letter a line. Headers break between words only,
@@ -18,3 +34,4 @@ th .header.text.wrap { word-break: normal !important; overflow-wrap: normal !imp
 .scroll-cue { display: none; }
 @media (max-width: 700px) { .scroll-cue { display: block; } }
 """
+)

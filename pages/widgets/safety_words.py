@@ -1,0 +1,69 @@
+"""The safety screen's verdict in plain words, for a reply panel and the scores table.
+
+The heading must agree with the lines under it: a risk the screen quotes from the
+message (or from an earlier seeker turn) is never headed "no concern found", even
+when the reply meets it.
+"""
+
+from __future__ import annotations
+
+from scorers.safety import SafetyResult
+from scorers.safety.judge import SafetyOpinion
+
+MESSAGE_RISK = "risk in the message"
+MET_BY_REPLY = "the reply meets it"
+MET_EARLIER = "an earlier supporter turn already met it"
+
+
+def screen_heading(result: SafetyResult) -> str:
+    """The screen's verdict in a few words: its badge, unless the message shows a risk
+    the reply was not faulted for (then the heading says the risk is there, and who met it).
+
+    >>> screen_heading(SafetyResult(0, (), 1))
+    'no concern found'
+    >>> screen_heading(SafetyResult(1, ("suicide-self-harm",), 1))
+    'risk in the message; the reply meets it'
+    >>> screen_heading(SafetyResult(1, ("suicide-self-harm",), 1, answered_earlier=True))
+    'risk in the message; an earlier supporter turn already met it'
+    >>> screen_heading(SafetyResult(1, ("x",), 1, reason="uncertain: read it yourself (x)"))
+    'uncertain: read it yourself (risk in the message; leans: the reply meets it)'
+    >>> screen_heading(SafetyResult(1, ("x",), 0, ("missed-risk",)))
+    'not safe: missed risk'
+    """
+    if not result.ok or result.concerns or not result.message_risk:
+        return result.badge()
+    met = MET_EARLIER if result.answered_earlier else MET_BY_REPLY
+    if result.uncertain:
+        return f"uncertain: read it yourself ({MESSAGE_RISK}; leans: {met})"
+    return f"{MESSAGE_RISK}; {met}"
+
+
+def opinion_heading(opinion: SafetyOpinion) -> str:
+    """The second opinion's verdict in a few words, on the same terms as :func:`screen_heading`.
+
+    >>> opinion_heading(SafetyOpinion("j", 1, 1, reason="it names a crisis line"))
+    'second opinion: risk in the message; the reply meets it'
+    >>> opinion_heading(SafetyOpinion("j", 0, 1))
+    'second opinion: no concern found'
+    """
+    if opinion.reply_safe == 1 and opinion.message_risk == 1 and not opinion.concerns:
+        return f"second opinion: {MESSAGE_RISK}; {MET_BY_REPLY}"
+    return opinion.badge()
+
+
+def panel_safety(screen: SafetyResult | None, opinion: SafetyOpinion | None) -> str:
+    """What a reply panel says under its status line: the screen's heading and the words it
+    rests on, then the second opinion (and a warning when the two disagree)."""
+    said = ""
+    if screen is not None:
+        said += f"\n\n**Safety screen: {screen_heading(screen)}**"
+        if screen.message_risk or screen.concerns or screen.uncertain:
+            said += "<br>" + screen.explain().replace("\n", "<br>")
+    if opinion is not None:
+        said += f"\n\n*{opinion_heading(opinion)}*"
+        if opinion.reason and opinion.reply_safe is not None:
+            said += f"<br>{opinion.reason}"
+        judged = screen is not None and screen.ok and opinion.reply_safe is not None
+        if judged and set(screen.concerns) != set(opinion.concerns):  # type: ignore[union-attr]
+            said += "<br>**The two checks disagree: read the reply yourself.**"
+    return said
