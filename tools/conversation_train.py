@@ -54,7 +54,7 @@ def load_rows() -> tuple[pd.DataFrame, dict[str, list[Turn]]]:
 def annotator_labels() -> pd.DataFrame:
     """Every annotator's labels, one row per (annotator, candidate)."""
     frames = []
-    for path in sorted(DATA.glob("labels_*.csv")):
+    for path in sorted(DATA.glob("labels_K*.csv")):
         frame = pd.read_csv(path)
         frame["annotator"] = path.stem.removeprefix("labels_")
         frames.append(frame)
