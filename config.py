@@ -8,7 +8,9 @@ rows run at once (``EMPATHY_LAB_BATCH_CONCURRENCY``) and the runs folder
 (``EMPATHY_LAB_RUNS_DIR``). The pages run batches with the local engine only.
 The operator also caps what strangers on one server can send and leave: the
 largest upload (``EMPATHY_LAB_MAX_UPLOAD_MB``, default 20) and the largest
-the flag log may grow (``EMPATHY_LAB_MAX_FLAG_LOG_MB``, default 50).
+the flag log may grow (``EMPATHY_LAB_MAX_FLAG_LOG_MB``, default 50). How the
+empathy head's encoder runs is the operator's choice too
+(``EMPATHY_LAB_ENCODER_RUNTIME``: ``onnx``, the default, or ``torch``).
 
 Secrets (API keys) are read from the environment and from a local ``.env``
 file when one exists. They are kept in a :class:`Keys` mapping that never
@@ -165,6 +167,9 @@ class Settings:
     #: The largest the flag log may grow, in bytes (``EMPATHY_LAB_MAX_FLAG_LOG_MB``).
     max_flag_log_bytes: int
     keys: Keys = field(repr=True)
+    #: How the empathy head's encoder runs (``EMPATHY_LAB_ENCODER_RUNTIME``): ``onnx``
+    #: (ONNX Runtime, exported once from the packaged weights) or ``torch``.
+    encoder_runtime: str = "onnx"
 
     @property
     def max_conversation_chars(self) -> int:
@@ -208,6 +213,7 @@ class Settings:
             max_upload_bytes=_megabytes(merged, "EMPATHY_LAB_MAX_UPLOAD_MB", 20),
             max_flag_log_bytes=_megabytes(merged, "EMPATHY_LAB_MAX_FLAG_LOG_MB", 50),
             keys=Keys({name: merged.get(name, "") for name in KEY_ENV_VARS}),
+            encoder_runtime=merged.get("EMPATHY_LAB_ENCODER_RUNTIME", "onnx").strip() or "onnx",
         )
 
 

@@ -11,8 +11,9 @@ file in a temporary folder, as a first ``cli.py score`` writes one):
   reading as it did (reply, sentences and message in three encoder calls,
   each batch padded to its longest text; numpy's BLAS threads left free);
 - sentences re-encoded or spans (sentence vectors pooled from one pass of
-  the reply), each packed in one encoder call, with the encoder in fp32 or
-  int8 (dynamically quantised Linear layers); the shipped head's is marked.
+  the reply), each packed in one encoder call, with the encoder run by torch
+  or by ONNX Runtime (issue 33), in fp32 or int8 (dynamically quantised
+  Linear layers); the shipped head's is marked.
 
 Every head side runs the real command (``cli.main``: CSV in, the injection
 guard, the head, CSV out); model loading (and quantising) is outside the
@@ -93,6 +94,7 @@ class Side:
     name: str
     recipe: FeatureRecipe | None = None  # None: the shipped head's recipe
     quantize: str | None = None
+    runtime: str = "torch"
     before: bool = False  # three encoder calls, padded, BLAS threads free (before issue 20)
 
 
@@ -101,14 +103,26 @@ SENTENCES = FeatureRecipe(pooling="sentences", normalize=True, interaction=True)
 
 
 def sides(head: BertHead) -> list[Side]:
-    """The pre-issue-20 head, then each speed lever (one pass per text, int8); the shipped one marked."""
+    """The pre-issue-20 head, then each speed lever (one pass per text, int8, ONNX Runtime);
+    the shipped one marked."""
     spans = replace(SENTENCES, pooling="spans")
     out = [Side("cli.py score bert-head, before issue 20", SENTENCES, before=True)]
-    for name, recipe in (("sentences re-encoded", SENTENCES), ("spans (one pass)", spans)):
-        for quantize in (None, "int8"):
-            shipped = recipe == head.recipe and quantize == head.encoder.quantize
-            label = f"{name}, packed, {quantize or 'fp32'}" + (" = shipped" if shipped else "")
-            out.append(Side(label, recipe, quantize))
+    levers = [
+        ("sentences re-encoded", SENTENCES, None, "torch"),
+        ("sentences re-encoded", SENTENCES, "int8", "torch"),
+        ("sentences re-encoded", SENTENCES, None, "onnx"),
+        ("sentences re-encoded", SENTENCES, "int8", "onnx"),
+        ("spans (one pass)", spans, None, "onnx"),
+        ("spans (one pass)", spans, "int8", "onnx"),
+    ]
+    for name, recipe, quantize, runtime in levers:
+        shipped = (
+            recipe == head.recipe
+            and quantize == head.encoder.quantize
+            and runtime == head.encoder.runtime
+        )
+        label = f"{name}, {runtime} {quantize or 'fp32'}" + (" = shipped" if shipped else "")
+        out.append(Side(label, recipe, quantize, runtime))
     return out
 
 
@@ -131,6 +145,7 @@ def cli_score(head: BertHead, side: Side, rows: Path, folder: Path) -> tuple[flo
         disk_cache=folder / "embeddings.sqlite",
         pack=not side.before,
         quantize=side.quantize,
+        runtime=side.runtime,
     )
     head.recipe = BeforeRecipe(**asdict(recipe)) if side.before else recipe
     if side.before:

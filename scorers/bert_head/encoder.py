@@ -58,6 +58,7 @@ class Encoder:
         disk_cache: Path | None = None,
         pack: bool = True,
         quantize: str | None = None,
+        runtime: str = "torch",
     ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -71,15 +72,29 @@ class Encoder:
         self.name = name
         self.path = path
         self.tokenizer = AutoTokenizer.from_pretrained(str(path))
-        self.model = AutoModel.from_pretrained(str(path))
-        self.model.eval()
         #: "int8": the encoder's Linear layers run with int8 weights (dynamic quantisation).
         self.quantize = quantize
-        if quantize:
-            self.model = quantized(self.model, quantize)
+        #: "torch", or "onnx": the same network exported to ONNX Runtime (scorers.bert_head.onnx_model).
+        self.runtime = runtime
+        if runtime == "onnx":
+            from transformers import AutoConfig
+
+            from scorers.bert_head.onnx_model import load_onnx_model
+
+            config = AutoConfig.from_pretrained(str(path))
+            self.model: Any = load_onnx_model(
+                path, name, SETTINGS.cache_dir, quantize, SETTINGS.local_threads
+            )
+        elif runtime == "torch":
+            self.model = AutoModel.from_pretrained(str(path))
+            self.model.eval()
+            config = self.model.config
+            if quantize:
+                self.model = quantized(self.model, quantize)
+        else:
+            raise ValueError(f"unknown encoder runtime {runtime!r}; known: torch, onnx")
         self.window = min(window, int(self.tokenizer.model_max_length or window))
-        hidden = int(self.model.config.hidden_size)
-        self.dim = hidden * len(POOLINGS)
+        self.dim = int(config.hidden_size) * len(POOLINGS)
         self._torch = torch
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
@@ -91,7 +106,8 @@ class Encoder:
 
     def _key(self, text: str, tag: str = "") -> str:
         if self.quantize:  # vectors of a quantised encoder are not the fp32 ones
-            tag = f"{tag}\x00{self.quantize}"
+            kind = self.quantize if self.runtime == "torch" else f"{self.quantize}@{self.runtime}"
+            tag = f"{tag}\x00{kind}"
         blob = (
             f"{self.name}\x00{self.window}\x00{tag}\x00{text}"
             if tag
@@ -204,20 +220,39 @@ _LOAD_LOCK = threading.Lock()
 
 
 def load_encoder(
-    path: str | None = None, name: str | None = None, quantize: str | None = None
+    path: str | None = None,
+    name: str | None = None,
+    quantize: str | None = None,
+    runtime: str | None = None,
 ) -> Encoder:
     """The shared encoder for ``path`` (default: the packaged all-MiniLM-L6-v2).
 
-    Loaded once, under a lock: two first requests at once (a warm-up thread
-    and a visitor) must not import transformers concurrently.
+    ``runtime`` defaults to the operator's ``EMPATHY_LAB_ENCODER_RUNTIME`` (``onnx``
+    unless set; ``torch`` when ONNX Runtime is not installed). Loaded once, under a
+    lock: two first requests at once (a warm-up thread and a visitor) must not import
+    transformers concurrently.
     """
     with _LOAD_LOCK:
-        return _load_encoder(path, name, quantize)
+        return _load_encoder(path, name, quantize, runtime or default_runtime())
+
+
+def default_runtime() -> str:
+    """The operator's encoder runtime, where it can run here.
+
+    >>> default_runtime() in ("onnx", "torch")
+    True
+    """
+    from scorers.bert_head.onnx_model import available
+
+    wanted = SETTINGS.encoder_runtime
+    return "torch" if wanted == "onnx" and not available() else wanted
 
 
 @lru_cache(maxsize=4)
-def _load_encoder(path: str | None, name: str | None, quantize: str | None) -> Encoder:
+def _load_encoder(
+    path: str | None, name: str | None, quantize: str | None, runtime: str
+) -> Encoder:
     folder = Path(path) if path else default_encoder_path()
     name = name or (DEFAULT_ENCODER if path is None else folder.name)
     cache = SETTINGS.cache_dir / "embeddings.sqlite"
-    return Encoder(folder, name, disk_cache=cache, quantize=quantize)
+    return Encoder(folder, name, disk_cache=cache, quantize=quantize, runtime=runtime)

@@ -186,10 +186,13 @@ class BertHead(Scorer):
                 f"not {encoder.name!r} ({encoder.dim} dims): train a head for that encoder "
                 "with python cli.py train-head --encoder PATH"
             )
-        if card.get("encoder_quantize") != encoder.quantize:
+        if card.get("encoder_quantize") != encoder.quantize or (
+            encoder.quantize and card.get("encoder_runtime", "torch") != encoder.runtime
+        ):  # fp32 vectors are the same in either runtime; quantised ones are not
             raise HeadMismatchError(
                 f"this head was trained on the encoder quantised as "
-                f"{card.get('encoder_quantize')!r}, not {encoder.quantize!r}"
+                f"{card.get('encoder_quantize')!r} ({card.get('encoder_runtime', 'torch')}), "
+                f"not {encoder.quantize!r} ({encoder.runtime})"
             )
         self.id = str(card.get("scorer", self.id))
         self.label = str(card.get("label", self.label))
@@ -263,8 +266,12 @@ def read_head(
         nets.append(
             HeadNet({k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)})
         )
+    quantize = card.get("encoder_quantize")
     encoder = encoder or load_encoder(
-        card.get("encoder_path"), card["encoder"], card.get("encoder_quantize")
+        card.get("encoder_path"),
+        card["encoder"],
+        quantize,
+        card.get("encoder_runtime", "torch") if quantize else None,
     )
     return BertHead(nets, FeatureRecipe(**card["recipe"]), card, encoder)
 

@@ -65,7 +65,8 @@ def token_states(
     A token's vector joins the last layer and the mean of the last four, shape
     ``(len(seq), dim)``. ``seqs`` hold token ids with their special tokens; each
     must fit the position table of ``model`` (a Hugging Face BERT-style encoder);
-    ``pad_id`` fills the ends of rows. Rows run ``batch_rows`` at a time,
+    ``pad_id`` fills the ends of rows. ``model`` may also be an exported graph with a
+    ``states(ids, mask, positions)`` method (:mod:`scorers.bert_head.onnx_model`). Rows run ``batch_rows`` at a time,
     so only one pass's vectors are held at once.
     """
     lengths = [len(s) for s in seqs]
@@ -101,6 +102,9 @@ def _forward(model: Any, rows: list[list[list[int]]], pad_id: int) -> np.ndarray
             segment[r, at : at + len(seq)] = k
             at += len(seq)
     allowed = segment[:, None, :, None] == segment[:, None, None, :]
+    if hasattr(model, "states"):  # an exported graph (scorers.bert_head.onnx_model)
+        mask = torch.zeros(allowed.shape).masked_fill(~allowed, torch.finfo(torch.float32).min)
+        return model.states(ids.numpy(), mask.numpy(), positions.numpy())
     dtype = getattr(model, "dtype", torch.float32)
     mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
     out = model(

@@ -315,6 +315,7 @@ def build_card(
         "encoder_path": encoder_path,
         "encoder_dim": encoder.dim,
         "encoder_quantize": encoder.quantize,
+        "encoder_runtime": encoder.runtime,
         "encoder_window_tokens": encoder.window,
         "recipe": asdict(recipe),
         "train_config": asdict(config),
