@@ -29,7 +29,7 @@ from scorers.base import Scorer
 from scorers.judge.absolute import LLMJudge
 from scorers.judge.base import SAMPLED_JUDGE, judge_responder
 from scorers.judge.core import Instances
-from scorers.judge.injection import InjectionGuard
+from scorers.judge.guard import InjectionGuard
 from scorers.judge.persona import Persona
 
 #: The default judge: the local model, probability-weighted (see scorers/judge/weighted.py).
@@ -51,8 +51,9 @@ def _head(_: str, **__: object) -> Scorer:
     from scorers.bert_head.head import load_head
 
     # Text addressed to the rater is not part of the reply to the person: the default
-    # head reads the reply without it, as the judges do (the raw head does not).
-    return InjectionGuard(load_head("bert-head"))
+    # head reads the reply without it, as the judges do (the raw head does not). It follows
+    # no instructions, so the language and rater-addressed detectors are the judges' alone.
+    return InjectionGuard(load_head("bert-head"), reads_instructions=False)
 
 
 def _raw_head(_: str, **__: object) -> Scorer:

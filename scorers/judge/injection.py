@@ -20,11 +20,8 @@ talks about test scores or a doctor's instructions, comes back unchanged.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from core.conversation import Turn
-from scorers.base import Score, ScoreItem, Scorer
-from scorers.judge.addressed import shipped_detector
 from scorers.judge.injection_rules import (
     AUTHORITY,
     END,
@@ -36,7 +33,6 @@ from scorers.judge.injection_rules import (
     STATES_SCORE,
     normal,
 )
-from scorers.judge.language import foreign_pieces
 
 
 @dataclass(frozen=True)
@@ -176,87 +172,3 @@ def suspects(text: str) -> list[str]:
 #: When the text with its rating talk is judged this much higher than without it, the
 #: rating talk is taken to be steering the judge and the lower verdict is kept.
 STEER_GAP = 0.25
-
-
-class InjectionGuard(Scorer):
-    """``inner`` judging replies (and messages) with rater-addressed text removed; a piece
-    that only talks about ratings is judged both ways and the lower verdict kept. The
-    score says what went."""
-
-    def __init__(self, inner: Scorer) -> None:
-        self.inner = inner
-        self.id = inner.id
-        self.label = inner.label
-        self.rubric_id = inner.rubric_id  # type: ignore[misc]
-
-    def unavailable_reason(self) -> str | None:
-        return self.inner.unavailable_reason()
-
-    def _score_batch(self, items: list[ScoreItem]) -> list[Score]:
-        return [self._one(item) for item in items]
-
-    def _one(self, item: ScoreItem) -> Score:
-        reply = neutralise(item.reply)
-        message = neutralise(item.message) if item.message else None
-        if not reply.text.strip():
-            return Score.unscored(
-                self.id, "the reply held only text addressed to the rater", rubric_id=self.rubric_id
-            )
-        notes = [n for n in (reply.note, message and message.note) if n]
-        if message is not None and message.note:
-            notes[-1] = "from the message: " + message.note
-        clean_message = message.text if message is not None else None
-        history, earlier = _neutralise_turns(item)
-        notes += [f"from the conversation: {n}" for n in earlier]
-        score = self.inner.score(reply.text, clean_message, history)
-        checks = [
-            (suspects(reply.text), STEER_GAP, "rating talk"),
-            (foreign_pieces(reply.text, clean_message or reply.text), 0.0, "another language"),
-            (
-                addressed_pieces(reply.text),
-                0.0,
-                "text the detector reads as addressed to the rater",
-            ),
-        ]
-        for suspect, gap, what in checks:
-            without = _without(reply.text, suspect)
-            if not (suspect and without.strip() and score.ok):
-                continue
-            plain = self.inner.score(without, clean_message, history)
-            if plain.ok and score.overall - plain.overall > gap:  # type: ignore[operator]
-                score = plain
-                shown = " / ".join(p if len(p) <= 120 else p[:117] + "…" for p in suspect)
-                notes.append(f"{what} judged both ways, the lower verdict kept: “{shown}”")
-        for note in notes:
-            score = with_note(score, note)
-        return score
-
-
-def addressed_pieces(text: str) -> list[str]:
-    """Sentences the multilingual detector reads as addressed to the rater ([] when the
-    detector or its encoder is not installed)."""
-    detector = shipped_detector()
-    return detector.pieces(text) if detector is not None else []
-
-
-def _neutralise_turns(item: ScoreItem) -> tuple[tuple[Turn, ...], list[str]]:
-    """The earlier turns with rater-addressed text removed (every turn is untrusted text),
-    and what was removed."""
-    turns, notes = [], []
-    for turn in item.history:
-        clean = neutralise(turn.text)
-        turns.append(replace(turn, text=clean.text.strip() or "(text addressed to the rater)"))
-        if clean.note:
-            notes.append(clean.note)
-    return tuple(turns), notes
-
-
-def _without(text: str, pieces: list[str]) -> str:
-    for piece in pieces:
-        text = text.replace(piece, " ")
-    return re.sub(r"[ \t]{2,}", " ", text).strip()
-
-
-def with_note(score: Score, note: str) -> Score:
-    """``score`` with ``note`` added to what it already says."""
-    return replace(score, note=f"{score.note}; {note}" if score.note else note)

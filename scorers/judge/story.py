@@ -28,7 +28,7 @@ from responders.base import Responder
 from scorers.base import Score, ScoreItem, Scorer
 from scorers.judge import base
 from scorers.judge.core import Instances, defuse, load_judge_prompt, persona_text
-from scorers.judge.injection import InjectionGuard
+from scorers.judge.guard import InjectionGuard
 from scorers.judge.persona import Persona
 
 STORY_RUBRIC = "story-evocation"
