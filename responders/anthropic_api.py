@@ -27,6 +27,7 @@ class AnthropicResponder(Responder):
     default_model: ClassVar[str] = "claude-sonnet-4-6"
     label: ClassVar[str] = "Anthropic"
     needs_key: ClassVar[bool] = True
+    remote: ClassVar[bool] = True
     key_env_var: ClassVar[str | None] = "ANTHROPIC_API_KEY"
     sdk: ClassVar[tuple[str, str] | None] = ("anthropic", "anthropic")
 

@@ -191,6 +191,9 @@ class Responder(ABC):
     names_model: ClassVar[bool] = False
     needs_key: ClassVar[bool] = False
     key_env_var: ClassVar[str | None] = None
+    #: Whether it is a model on another server (a cloud API or an OpenAI-compatible server):
+    #: a judge run on it datamarks what it quotes (:mod:`scorers.judge.absolute`).
+    remote: ClassVar[bool] = False
     #: What it answers, when that is narrower than any message (shown beside "ready").
     scope: ClassVar[str | None] = None
     #: Whether it can act as a judge (its replies can be constrained to a JSON schema).

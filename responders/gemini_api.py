@@ -33,6 +33,7 @@ class GeminiResponder(Responder):
     default_model: ClassVar[str] = "gemini-2.5-pro"
     label: ClassVar[str] = "Google Gemini"
     needs_key: ClassVar[bool] = True
+    remote: ClassVar[bool] = True
     key_env_var: ClassVar[str | None] = "GEMINI_API_KEY"
     sdk: ClassVar[tuple[str, str] | None] = ("google.genai", "google-genai")
 

@@ -24,6 +24,7 @@ class OpenAIResponder(Responder):
     default_model: ClassVar[str] = "gpt-4o"
     label: ClassVar[str] = "OpenAI"
     needs_key: ClassVar[bool] = True
+    remote: ClassVar[bool] = True
     key_env_var: ClassVar[str | None] = "OPENAI_API_KEY"
     sdk: ClassVar[tuple[str, str] | None] = ("openai", "openai")
     #: Name of the token-limit parameter this API expects.
