@@ -1,9 +1,12 @@
 """Flags page: the latest flagged cases and a download of the whole log.
 
-The table and the download follow the log: on load, on Refresh, and on a
-timer tick when the log changed since the tab last showed it (the log's
-parsed rows are kept until the file changes, so an unchanged log is not
-read again). The download is a copy made at the same moment as the table.
+The table and the download follow the log: on load, on Refresh, the moment
+the page comes into view (its tab is selected, or the browser tab shown
+again) and on a timer tick, each time only when the log changed since the
+tab last showed it (the log's parsed rows are kept until the file changes,
+so an unchanged log is not read again). A flag made on another tab is
+therefore counted as soon as the visitor opens Flags, not up to a tick
+later. The download is a copy made at the same moment as the table.
 
 Runs alone with ``python -m pages.flags``.
 """
@@ -28,6 +31,23 @@ from pages.widgets.names import responder_name, scorer_name
 VIEW_HEADERS = ["When (UTC)", "Page", "Reply from", "Perturbation", "Note", "Reply", "Scores"]
 #: How long a copy made for the download button is kept.
 KEEP_COPIES_S = 600
+#: Seconds between two checks of the log while the page is open.
+TICK_S = 5.0
+#: Runs in the browser when the page is first shown: asks the server to look at the log
+#: whenever the page comes into view (a tab selected, or the browser tab shown again).
+LOOK_ON_SIGHT_JS = """
+const own = element.closest('.block') || element;
+own.style.display = 'none';  // it shows nothing, so it takes no room; it watches the page
+let inView = false;
+new IntersectionObserver((seen) => {
+  const now = seen.some((e) => e.isIntersecting);
+  if (now && !inView) trigger('click');
+  inView = now;
+}).observe(own.parentElement);
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden && inView) trigger('click');
+});
+"""
 DISK_NOTE = (
     "On a hosted Space the disk may be wiped when the Space restarts or sleeps: "
     "download the log to keep it."
@@ -153,6 +173,9 @@ def build() -> gr.Blocks:
             f"it takes to reproduce it ({len(FIELDS)} columns: message, reply, responder and "
             "settings, every score, perturbation and seed, note). API keys are never written."
         )
+        # Shows nothing: in the browser it watches the page come into view.
+        sight = gr.HTML("", js_on_load=LOOK_ON_SIGHT_JS, apply_default_css=False,
+                        container=False, padding=False)  # fmt: skip
         with gr.Row():
             count = gr.Slider(5, 200, value=20, step=5, label="Rows to show")
             refresh = gr.Button("Refresh")
@@ -172,8 +195,10 @@ def build() -> gr.Blocks:
         count.release(show_log, count, outputs, api_name=False)
         page.load(show_log, count, outputs, api_name=False)
         # Flags made on other pages show up without pressing Refresh, and the download
-        # follows: a tick sends nothing unless the log changed since this tab last saw it.
-        gr.Timer(5).tick(on_tick, [count, shown], outputs, api_name=False, show_progress="hidden")
+        # follows: the moment the page comes into view, and on every tick while it is
+        # open. Each sends nothing unless the log changed since this tab last showed it.
+        for look in (sight.click, gr.Timer(TICK_S).tick):
+            look(on_tick, [count, shown], outputs, api_name=False, show_progress="hidden")
     return page
 
 

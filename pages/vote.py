@@ -2,56 +2,45 @@
 
 Runs alone with ``python -m pages.vote``; open a shared round with
 ``?round=CODE``. The page only reads inputs, calls :mod:`studies.votes.rounds`,
-:mod:`studies.votes.setup`, :mod:`studies.votes.log` and
-:mod:`studies.votes.tally`, and shows what they return.
+:mod:`studies.votes.setup` and :mod:`studies.votes.log`, and shows what they return;
+its Results tab is :mod:`pages.widgets.vote_results`.
 """
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
+from collections.abc import Iterator
 
 import gradio as gr
 
 from core.csvlog import CsvLogError
-from core.questions import by_label, load_questions
+from core.progress import Progress, silent
+from core.questions import by_label
 from core.textinput import InputError
-from pages.widgets.keys import key_boxes, typed_keys
-from pages.widgets.names import responder_choices, scorer_choices
-from pages.widgets.notice import notice_box, reports_problems, scroll_cue
-from pages.widgets.progress import gradio_progress
+from pages.widgets.keys import typed_keys
+from pages.widgets.notice import notice_box, reports_problems
+from pages.widgets.progress import follow
+from pages.widgets.round_maker import RESPONDER_IDS, maker_controls
 from pages.widgets.share import page_link, qr_data_uri
 from pages.widgets.visitor import voter_state
-from reports.votes import (
-    AGREEMENT_HEADERS,
-    RANKING_HEADERS,
-    agreement_rows,
-    ranking_rows,
-    reveal_markdown,
-    shares_chart,
-    write_results,
-)
-from responders.registry import default_responder_ids
+from pages.widgets.vote_results import results_tab
+from reports.votes import reveal_markdown
 from scorers.registry import offered_scorer_ids
-from studies.strategies import load_strategies
 from studies.votes.log import AlreadyVoted, VoteLog, cast_vote
-from studies.votes.rounds import (
-    MAX_REPLIES,
-    VoteRound,
-    ballot,
-    list_rounds,
-    load_round,
-    new_voter_id,
-)
-from studies.votes.setup import THERAPIST, make_round
-from studies.votes.tally import tally
+from studies.votes.rounds import MAX_REPLIES, VoteRound, ballot, load_round, new_voter_id
+from studies.votes.setup import make_round
 
-RESPONDER_IDS = [rid for rid in default_responder_ids() if rid != THERAPIST]
 INTRO = (
     "## Blind vote\nRead one message and the replies to it, then pick the **most** and the "
     "**least** empathetic reply. Who wrote each reply (a language model, prompted one of "
     "several ways, a licensed therapist, or your teacher) stays hidden until you vote. Everyone with the same round code votes on the "
     "same replies, each in their own order."
+)
+#: A reply box grows to the whole reply: a phone cannot scroll inside a read-only box
+#: (8,000 characters, the longest reply, are about 250 lines on a 390 px screen).
+REPLY_MAX_LINES = 1000
+STOPPED = (
+    "Stopped: no round was made. The reply that was being written is finished in the "
+    "background, then nothing more is written."
 )
 
 
@@ -112,7 +101,7 @@ def create(
     temperature: float,
     voter: str,
     *key_values: str,
-    progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+    progress: Progress = silent,
 ) -> list[object]:
     """Make a round (replies written now, scores saved) and show it to this session."""
     question = by_label(label or "")
@@ -128,7 +117,7 @@ def create(
             scorer_ids=[s for s in scorers or [] if s in offered_scorer_ids()],
             strategies=list(strategies or []),
             teacher_replies=teacher or "",
-            progress=gradio_progress(progress),
+            progress=progress,
             max_tokens=int(max_tokens),
             temperature=float(temperature),
             keys=typed_keys(*key_values),
@@ -143,6 +132,24 @@ def create(
     )
     voter = voter or new_voter_id()
     return [rnd.code, share, voter, rnd.code, *ballot_updates(rnd, voter)]
+
+
+def create_following(
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+    *inputs: object,
+) -> Iterator[list[object]]:
+    """The Make button: :func:`create` in the background; every second the bar says which
+    reply (or scorer) is under way and for how long; Stop ends it.
+
+    ``progress`` comes first: Gradio hands its tracker only to a parameter before ``*inputs``.
+    """
+    nothing = [gr.skip()] * (MAX_REPLIES + 8)  # a tick changes no output: the bar stays
+    made = yield from follow(
+        lambda report: create(*inputs, progress=report),  # type: ignore[arg-type]
+        progress,
+        shown=lambda _line: nothing,
+    )
+    yield made
 
 
 def share_link(code: str, request: gr.Request) -> str:
@@ -171,124 +178,6 @@ def vote(code: str, voter: str, most: str | None, least: str | None, reason: str
     return reveal_markdown(rnd, voter, row)
 
 
-def results(code: str) -> list[object]:
-    """Chart, ranking, agreement, a status line and the results CSV for one round or all."""
-    code = (code or "").strip().upper() or None
-    try:
-        rows = VoteLog().read()
-        found, agreement = tally(rows, {r.code: r for r in list_rounds()}, code, resamples=300)
-    except (CsvLogError, ValueError) as exc:
-        raise gr.Error(f"The votes could not be read: {exc}") from None
-    if not found:
-        return [
-            shares_chart([]),
-            [],
-            [],
-            f"No votes yet{' for round ' + code if code else ''}.",
-            None,
-        ]
-    path = Path(tempfile.mkdtemp(prefix="vote-results-")) / "results.csv"
-    write_results(found, path)
-    votes = max(r.n for r in found)
-    status = (
-        f"{len(found)} sources; each was shown in up to {votes} votes. Score: Bradley–Terry "
-        "log-strength from every most/least choice (0 = average, higher = more empathetic). "
-        "When two intervals overlap, the class cannot tell those two apart yet."
-    )
-    return [shares_chart(found), ranking_rows(found), agreement_rows(agreement), status, str(path)]
-
-
-def votes_file() -> str | None:
-    """The vote log for the download button (None before the first vote)."""
-    path = VoteLog().path
-    return str(path) if path.exists() else None
-
-
-def random_question() -> tuple[str, str]:
-    """A bundled question picked at random: its dropdown label and its text."""
-    import secrets
-
-    question = secrets.choice(load_questions())
-    return question.choice_label, question.question
-
-
-def question_text(label: str | None) -> str:
-    """The bundled question's text for a dropdown label (unchanged when none)."""
-    question = by_label(label or "")
-    return question.question if question else gr.skip()
-
-
-def _maker() -> list[gr.components.Component]:
-    """The teacher's controls (inside an accordion); returns the inputs of :func:`create`."""
-    with gr.Row():
-        picker = gr.Dropdown(
-            choices=[q.choice_label for q in load_questions()],
-            value=None,
-            label="Bundled question (CounselChat; the therapist's real answer is added)",
-            scale=4,
-        )
-        lucky = gr.Button("Random question", scale=1)
-    message = gr.Textbox(label="Message (or paste your own)", lines=4)
-    responders = gr.CheckboxGroup(
-        responder_choices(RESPONDER_IDS), value=[RESPONDER_IDS[0]], label="Models that reply"
-    )
-    strategies = gr.CheckboxGroup(
-        [(s.label, s.id) for s in load_strategies().values()],
-        value=list(load_strategies()),
-        label="Ways of prompting them (each model writes one reply per way)",
-        info="Without any key: the local model three ways + the therapist = four replies.",
-    )
-    teacher = gr.Textbox(
-        label="Your own replies (optional; hidden from voters until they vote)",
-        lines=4,
-        placeholder="Label: a friend's reply\nI'm so sorry, that sounds awful…\n---\nLabel: advice only\nYou should …",
-        info="Separate replies with a line of ---; a first line 'Label: …' names one at the reveal.",
-    )
-    scorers = gr.CheckboxGroup(
-        scorer_choices(offered_scorer_ids()),
-        value=["bert-head"],
-        label="Scorers shown after the vote (the empathy head takes seconds; a judge minutes)",
-    )
-    with gr.Row():
-        seed = gr.Textbox(value="", label="Shuffle seed (blank = random)", max_length=12)
-        max_tokens = gr.Slider(32, 1024, value=320, step=32, label="Max tokens per reply")
-        temperature = gr.Slider(0.0, 1.5, value=0.7, step=0.05, label="Temperature")
-    gr.Markdown(
-        "The local model took 30–90 s a reply on a 2-core CPU: a keyless round of four "
-        "replies takes a few minutes. Stop cancels it (nothing is saved)."
-    )
-    keys_in, _ = key_boxes()
-    picker.change(question_text, picker, message, api_name=False)
-    lucky.click(random_question, None, [picker, message], api_name=False)
-    return [picker, message, responders, strategies, teacher, scorers, seed, max_tokens,
-            temperature, *keys_in]  # fmt: skip
-
-
-def _results_tab() -> gr.Textbox:
-    """The Results tab and its events; returns its round-code box (the open round fills it)."""
-    with gr.Tab("Results"):
-        with gr.Row():
-            results_code = gr.Textbox(label="Round code (blank = every round)", scale=3)
-            refresh = gr.Button("Show results", scale=1)
-        status = notice_box()
-        chart = gr.Plot(label="Most and least empathetic, share of votes")
-        scroll_cue()
-        ranking = gr.Dataframe(headers=RANKING_HEADERS, interactive=False, wrap=True)
-        gr.Markdown("How often each scorer's top (bottom) reply was the voter's most (least):")
-        agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
-        with gr.Row():
-            results_download = gr.DownloadButton("Download results (CSV)", value=None)
-            votes_download = gr.DownloadButton("Download votes (CSV)", value=votes_file)
-    refresh.click(
-        reports_problems(4, at=3)(results),
-        results_code,
-        [chart, ranking, agreement, status, results_download],
-        api_name="results",
-    )
-    refresh.click(votes_file, None, votes_download, api_name=False)
-    return results_code
-
-
 def build() -> gr.Blocks:
     """Build the vote page."""
     with gr.Blocks(title="Empathy Lab · Vote") as page:
@@ -300,15 +189,15 @@ def build() -> gr.Blocks:
                 open_button = gr.Button("Open round", scale=1, interactive=False)
             open_notice = notice_box()
             with gr.Accordion("Make a new round (teachers)", open=False):
-                maker_inputs = _maker()
+                maker_inputs = maker_controls()
                 with gr.Row():
                     make_button = gr.Button("Make the round", variant="primary")
                     stop_button = gr.Button("Stop", variant="secondary")
-                share = notice_box()
+                share = notice_box(min_height=48)  # room for the progress bar
                 link = gr.Markdown()
             round_md = gr.Markdown()
             boxes = [
-                gr.Textbox(visible=False, interactive=False, lines=3, max_lines=24)
+                gr.Textbox(visible=False, interactive=False, lines=3, max_lines=REPLY_MAX_LINES)
                 for _ in range(MAX_REPLIES)
             ]
             with gr.Row():
@@ -317,7 +206,7 @@ def build() -> gr.Blocks:
             reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
             vote_button = gr.Button("Vote", variant="primary", interactive=False)
             reveal = gr.Markdown(elem_classes=["vote-reveal"])  # its table: style.CSS
-        results_code = _results_tab()
+        results_code = results_tab()
         shown = [round_md, *boxes, most, least, reveal]
         # A button is active only when it can act: Open needs a code, Vote an open round.
         code_box.change(
@@ -335,15 +224,13 @@ def build() -> gr.Blocks:
             api_name="open_round",
         )
         making = make_button.click(
-            reports_problems(4 + len(shown), at=1)(create),
-            [*maker_inputs[:9], voter, *maker_inputs[9:]],
-            [code_box, share, voter, current, *shown],
-            api_name="create_round",
-            concurrency_limit=2,
-        ).then(share_link, current, link, api_name=False)
-        stop_button.click(
-            lambda: "Stopped: no round was made.", None, share, cancels=[making], api_name=False
-        )
+            reports_problems(3 + len(shown), at=1)(create_following),
+            [*maker_inputs[:9], voter, *maker_inputs[9:]], [code_box, share, voter, current, *shown],
+            api_name="create_round", concurrency_limit=2, show_progress_on=[share],
+        )  # fmt: skip
+        making.then(share_link, current, link, api_name=False)
+        # Stop cancels the making itself (not the link step after it).
+        stop_button.click(lambda: STOPPED, None, share, cancels=[making], api_name=False)
         vote_button.click(
             reports_problems(0)(vote), [current, voter, most, least, reason], reveal,
             api_name="vote",

@@ -92,3 +92,46 @@ def test_the_download_holds_a_flag_made_after_the_page_loaded(flags_page, tab):
     assert downloaded_notes(tab) == ["before the visit", "made just now"], (
         f"the table showed the new flag after {shown_after:.1f} s, the download did not hold it"
     )
+
+
+@pytest.fixture
+def flags_in_a_tab(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[str, FlagLog]]:
+    """The Flags page as the app shows it, a tab beside another, with a timer too slow to
+    tick during the test: only the page's own look on coming into view can refresh it."""
+    import gradio as gr
+
+    from pages import flags
+
+    monkeypatch.setattr(
+        flagging, "SETTINGS", dataclasses.replace(flagging.SETTINGS, flag_dir=tmp_path)
+    )
+    monkeypatch.setattr(flags, "TICK_S", 600.0)
+    log = FlagLog()
+    log.append(FlagRecord(page="compare", message="m", reply="r", note="already there"))
+    page = flags.build()  # built alone, then rendered in a tab, as app.py does
+    with gr.Blocks() as demo:
+        with gr.Tab("Compare"):
+            gr.Markdown("Another page")
+        with gr.Tab("Flags"):
+            page.render()
+    demo.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
+    try:
+        yield demo.local_url, log
+    finally:
+        demo.close()
+
+
+def test_a_flag_made_on_another_tab_is_counted_when_flags_is_opened(flags_in_a_tab, tab):
+    """A visitor flags on Compare, then opens Flags: the count is right at once (it showed
+    the old count until the next 5-s tick)."""
+    url, log = flags_in_a_tab
+    tab.goto(url)
+    tab.get_by_role("tab", name="Flags").click()
+    tab.get_by_text("1 flagged case(s)").wait_for(timeout=30_000)
+    tab.get_by_role("tab", name="Compare").click()
+    log.append(FlagRecord(page="compare", message="m", reply="r", note="flagged just now"))
+    tab.get_by_role("tab", name="Flags").click()
+    tab.get_by_text("2 flagged case(s)").wait_for(timeout=5_000)
+    tab.get_by_text("flagged just now").filter(visible=True).first.wait_for(timeout=5_000)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -18,6 +21,7 @@ from studies.votes.rounds import Entry, create_round, load_round
 from tests.conftest import ScriptedResponder
 
 LOCAL = "local/qwen2.5-coder-1.5b"
+CHROMIUM = "/usr/bin/chromium"
 NO_KEYS = ("", "", "", "")
 
 
@@ -173,3 +177,84 @@ def test_a_shared_link_opens_its_round(folder):
     assert code == current == rnd.code and voter and f"Round {rnd.code}" in header
     skipped = vote.on_load("", SimpleNamespace(query_params={}))  # type: ignore[arg-type]
     assert len(skipped) == 4 + votes_module.MAX_REPLIES + 3
+
+
+# Newcomer findings on the Make button and the reply boxes.
+
+THREE_WAYS = ["study", "chain-of-empathy", "reader-persona"]
+
+
+def making(url: str, message: str):  # type: ignore[no-untyped-def]
+    """Start making a round of the local model's three ways (no therapist: not bundled)."""
+    return Client(url, verbose=False).submit(
+        None, message, [LOCAL], THREE_WAYS, "", [], 5, 64, 0.7, "teacher",
+        *NO_KEYS, api_name="/create_round",
+    )  # fmt: skip
+
+
+def test_the_bar_says_which_reply_and_for_how_long_while_the_model_writes(url, monkeypatch):
+    """A reply takes minutes on 2 cores: the bar names the reply under way and moves every
+    second with its time (it used to change only when a reply was finished)."""
+    slow = ScriptedResponder(chunks=["I hear ", "you. ", "That is ", "hard."], pause_s=0.35)
+    monkeypatch.setitem(registry._CACHE, LOCAL, slow)
+    job = making(url, "Nobody calls me any more.")
+    seen: list[tuple[int | None, int | None, str]] = []
+    while not job.done():
+        for unit in job.status().progress_data or []:
+            seen.append((unit.index, unit.length, unit.desc or ""))
+        time.sleep(0.1)
+    assert "Round code" in job.result()[1]
+    timed = {
+        desc for _, _, desc in seen if re.fullmatch(r"writing reply [123] of 3 · [1-9] s", desc)
+    }
+    assert timed, f"no step was shown with its time so far: {sorted(set(seen))}"
+    assert (1, 3, "writing reply 2 of 3") in {(i, n, d.split(" · ")[0]) for i, n, d in seen}
+
+
+def test_stop_ends_the_making_and_saves_no_round(url, folder, monkeypatch):
+    """Stop (here the client's cancel, which Stop's event does too) ends the making once the
+    reply under way is written: no later reply is asked for and no round is saved."""
+    from pages import vote
+
+    page = vote.build()
+    make = next(d for d in page.config["dependencies"] if d.get("api_name") == "create_round")
+    assert page.fns[make["id"]].tracks_progress  # Gradio hands the handler its progress bar
+    stops = [d for d in page.config["dependencies"] if make["id"] in d["cancels"]]
+    assert stops, "Stop must cancel the making itself, not the step after it"
+    slow = ScriptedResponder(chunks=["Stay ", "with ", "it, ", "please."], pause_s=0.4)
+    monkeypatch.setitem(registry._CACHE, LOCAL, slow)
+    before = sorted(p.name for p in (folder / "rounds").glob("*.json"))
+    job = making(url, "I can't stop worrying.")
+    while not (job.status().progress_data or job.done()):
+        time.sleep(0.05)
+    job.cancel()
+    time.sleep(3)  # a reply takes 1.6 s: without a real stop the second is asked for
+    assert len(slow.calls) == 1
+    assert sorted(p.name for p in (folder / "rounds").glob("*.json")) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_long_reply_is_shown_whole_on_a_phone_and_a_desktop(url, folder, width):
+    """A read-only box cannot be scrolled by touch: each reply box grows to its whole text
+    (it stopped at 24 lines, cutting a long reply off on a 390 px phone)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed here")
+    from playwright.sync_api import sync_playwright
+
+    paragraph = "Moving somewhere new can make everything feel unfamiliar at once. " * 4
+    long = "\n\n".join(f"Part {i}: {paragraph}" for i in range(1, 9)) + "\n\nTHE LAST LINE."
+    entries = [Entry("a/x", long), Entry("b/y", "A short reply.")]
+    rnd = create_round("I feel so alone since my move.", entries, folder=folder)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        tab = browser.new_page(viewport={"width": width, "height": 844})
+        tab.goto(f"{url}?round={rnd.code}")
+        tab.get_by_text(f"Round {rnd.code}").wait_for(timeout=30_000)
+        tab.wait_for_timeout(500)
+        measure = "t => [t.value.slice(-14), t.scrollHeight, t.clientHeight]"
+        boxes = [tab.get_by_label(f"Reply {letter}").evaluate(measure) for letter in "AB"]
+        browser.close()
+    assert sorted(b[0] for b in boxes) == ["A short reply.", "THE LAST LINE."]
+    for end, full, shown in boxes:
+        assert full <= shown + 2, f"the reply ending {end!r} shows {shown} of {full} px"
