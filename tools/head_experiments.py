@@ -19,7 +19,8 @@ A variant is ``FEATURES[@int8]``; features:
   before issue 20's grouped CV);
 - ``spans``, ``spans+interaction``: the sentence vectors pooled from one
   contextual pass of the reply instead (one encoder pass per text);
-- ``@int8``: the encoder's Linear layers dynamically quantised to int8.
+- ``@int8``: the encoder's Linear layers dynamically quantised to int8 (by ONNX
+  Runtime, per channel; by torch when ``EMPATHY_LAB_ENCODER_RUNTIME=torch``).
 
 Fits (each variant is fitted every way asked, same folds):
 - ``mlp``: the shipped head's MLP (:class:`TrainConfig`, ``--heads`` per fold);

@@ -55,6 +55,8 @@ class OnnxEncoderModel:
         options = ort.SessionOptions()
         options.intra_op_num_threads = max(1, threads)
         options.inter_op_num_threads = 1
+        # Idle threads sleep instead of spinning: the cores are shared with torch and llama.cpp.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.graph = graph
         self.session = ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
 
