@@ -9,7 +9,6 @@ show precomputed results at once and are recomputed live on request.
 from __future__ import annotations
 
 import json
-import tempfile
 
 import gradio as gr
 import plotly.graph_objects as go
@@ -17,16 +16,15 @@ import plotly.graph_objects as go
 from config import BUNDLED_DATA_DIR
 from core.conversation import parse_conversation
 from core.flags import FlagLog, FlagLogError, FlagRecord
-from core.questions import load_questions
 from core.textinput import InputError, clean_text
 from pages.widgets.notice import reports_problems
 from pages.widgets.progress import gradio_progress
+from pages.widgets.robustness_report import report_section
 from pages.widgets.scores import names
 from perturbations.registry import PERTURBATIONS, resolve
-from reports.charts import robustness_heatmap
 from reports.lab import change_chart, lab_table
 from responders.registry import default_responder_ids, get_responder
-from scorers.base import Score, ScoreItem
+from scorers.base import Score
 from scorers.registry import DEFAULT_JUDGE, SAMPLED_JUDGE, get_scorer
 from studies import robustness as rb
 
@@ -94,7 +92,7 @@ def run_lab(
     )
     progress(1.0, desc="done")
     note = f"Computed live: seed {int(seed)}, {len(rows)} perturbations." + at_the_top(originals)
-    return (*_lab_outputs(originals, rows, message), note)
+    return _lab_outputs(originals, rows, message, note)
 
 
 def at_the_top(originals: dict[str, Score]) -> str:
@@ -116,24 +114,56 @@ def at_the_top(originals: dict[str, Score]) -> str:
 
 
 def _lab_outputs(
-    originals: dict[str, Score], rows: list[rb.VariantScores], message: str
-) -> tuple[str, go.Figure, list[dict], gr.Dropdown]:
-    """Table, chart, flaggable rows and the row picker for one lab result."""
+    originals: dict[str, Score], rows: list[rb.VariantScores], message: str, note: str
+) -> tuple[str, go.Figure, list[dict], gr.Dropdown, str]:
+    """Table, chart, flaggable rows, the row picker and the note for one lab result. A
+    variant that left the reply as it was is not shown as a zero change: the note says why."""
+    shown = [row for row in rows if not _why_unchanged(row)]
     state = [
         {
             "variant": row.variant.to_dict(),
             "message": message,
             "scores": [c.after.to_dict() for c in row.changes.values()],
         }
-        for row in rows
+        for row in shown
     ]
-    choices = [row.variant.perturbation_id for row in rows]
+    choices = [row.variant.perturbation_id for row in shown]
     return (
-        lab_table(originals, rows, names),
-        change_chart(rows, names),
+        lab_table(originals, shown, names),
+        change_chart(shown, names),
         state,
         gr.Dropdown(choices=choices, value=choices[0] if choices else None),
+        note + nothing_to_measure(rows),
     )
+
+
+def _why_unchanged(row: rb.VariantScores) -> str:
+    perturbation = PERTURBATIONS.get(row.variant.perturbation_id)
+    return perturbation.why_unchanged(row.variant) if perturbation else ""
+
+
+def nothing_to_measure(rows: list[rb.VariantScores]) -> str:
+    """Plain words for each variant that cannot show a change: one that left the reply word
+    for word as it was (it is left out of the table and chart), or one that left nothing.
+
+    >>> from perturbations.registry import get_perturbation
+    >>> row = rb.VariantScores(get_perturbation("strip-empathy")("Book it by Friday.", seed=0), {})
+    >>> print(nothing_to_measure([row]))
+    <BLANKLINE>
+    <BLANKLINE>
+    *strip-empathy* changed nothing, so it is not in the table or the chart: this reply has no empathic language to remove.
+    """
+    said = []
+    for row in rows:
+        pid = row.variant.perturbation_id
+        perturbation = PERTURBATIONS.get(pid)
+        if perturbation is None:
+            continue
+        if why := perturbation.why_unchanged(row.variant):
+            said.append(f"*{pid}* changed nothing, so it is not in the table or the chart: {why}.")
+        elif why := perturbation.why_empty(row.variant):
+            said.append(f"*{pid}* left nothing of the reply, so its row is unscored: {why}.")
+    return "".join(f"\n\n{line}" for line in said)
 
 
 def flag_row(rows: list[dict], perturbation_id: str, note: str) -> str:
@@ -160,42 +190,6 @@ def flag_row(rows: list[dict], perturbation_id: str, note: str) -> str:
     return f"Flagged the `{perturbation_id}` row. See the Flags tab."
 
 
-def run_report(
-    count: float,
-    scorer_ids: list[str],
-    seed: float,
-    progress: gr.Progress = gr.Progress(),  # noqa: B008
-) -> tuple[go.Figure, list[list[object]], str]:
-    """The robustness report over bundled replies: heatmap, table and a CSV file."""
-    if not scorer_ids:
-        raise gr.Error("Pick at least one scorer.")
-    questions = load_questions()[: int(count)]
-    items = [ScoreItem(q.answer, q.question) for q in questions]
-    perturbations = list(PERTURBATIONS.values())
-
-    scorers = [get_scorer(s) for s in scorer_ids]
-    report = rb.run_robustness(
-        items, perturbations, scorers, seed=int(seed), progress=gradio_progress(progress)
-    )
-    fig = robustness_heatmap(report, f"{len(items)} replies, seed {int(seed)}")
-    table = [
-        [
-            r["perturbation"],
-            r["scorer"],
-            r["component"],
-            round(r["mean_change"], 3),
-            round(r["mean_abs_change"], 3),
-            round(r["share_overall_moved"], 2),
-            r["n"],
-        ]
-        for r in report
-    ]
-    with tempfile.NamedTemporaryFile(suffix="-robustness.csv", delete=False) as fh:
-        path = fh.name
-    rb.write_report(report, path)
-    return fig, table, path
-
-
 def example_names() -> list[str]:
     """Names of the bundled example replies."""
     return [e["name"] for e in EXAMPLES]
@@ -216,8 +210,7 @@ def pick_example(name: str) -> tuple[object, ...]:
     return (
         example["reply"],
         example["message"],
-        *_lab_outputs(originals, rows, example["message"]),
-        note,
+        *_lab_outputs(originals, rows, example["message"], note),
     )
 
 
@@ -287,37 +280,6 @@ def _lab_section() -> None:
     )
 
 
-def _report_section() -> None:
-    """The robustness study over many bundled replies."""
-    gr.Markdown("### Robustness over many replies (bundled therapist answers, rule-based rewrites)")
-    with gr.Row():
-        count = gr.Slider(5, 100, value=20, step=5, label="Replies")
-        scorers = gr.CheckboxGroup(
-            [(names(s), s) for s in SCORER_CHOICES],
-            value=["bert-head", "bert-head-raw"],
-            label="Scorers",
-        )
-        seed = gr.Number(0, precision=0, label="Seed")
-        run = gr.Button("Run the report")
-        stop = gr.Button("Stop", variant="secondary")
-    heatmap = gr.Plot()
-    columns = [
-        "perturbation",
-        "scorer",
-        "component",
-        "mean Δ",
-        "mean |Δ|",
-        "share moved > 0.25",
-        "n",
-    ]
-    table = gr.Dataframe(headers=columns, interactive=False)
-    report_file = gr.File(label="Report (CSV)")
-    event = run.click(
-        run_report, [count, scorers, seed], [heatmap, table, report_file], api_name="robustness"
-    )
-    stop.click(None, None, None, cancels=[event], api_name=False)
-
-
 def build() -> gr.Blocks:
     """Build the adversarial page."""
     with gr.Blocks(title="Empathy Lab · Adversarial") as page:
@@ -332,7 +294,7 @@ def build() -> gr.Blocks:
             "1/1/1), leaving the injection room to lift it."
         )
         _lab_section()
-        _report_section()
+        report_section(SCORER_CHOICES)
     return page
 
 

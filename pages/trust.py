@@ -17,7 +17,16 @@ from pages.widgets.keys import key_boxes
 from pages.widgets.names import scorer_choices, scorer_name
 from pages.widgets.notice import notice_box, scroll_cue, with_notice
 from pages.widgets.progress import gradio_progress
-from pages.widgets.trust import TABLE_HEADERS, UPLOAD, checked_scorer, labelled_set, table_frame
+from pages.widgets.trust import (
+    TABLE_HEADERS,
+    UPLOAD,
+    checked_scorer,
+    fit_after,
+    labelled_set,
+    phone_titles,
+    result_table,
+    table_frame,
+)
 from reports import alignment as charts
 from scorers.calibration import CalibrationError, save_calibration
 from scorers.registry import offered_scorer_ids
@@ -82,7 +91,7 @@ def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, pr
     return (
         summary_markdown(report),
         table_frame(report["components"]),
-        *figures,
+        *map(phone_titles, figures),
         files,
         {"data": data, "report": report},
     )
@@ -139,15 +148,14 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
     """The "Agreement with people" tab and its event; returns the report's state."""
     sources = [*bundled_choices(), ("my CSV file (upload below)", UPLOAD)]
     with gr.Tab("Agreement with people"):
-        with gr.Row():
+        with gr.Row():  # the long names get room: a dropdown cuts what does not fit
             scorer = gr.Dropdown(
-                scorer_choices(scorers), value="bert-head", label="Scorer", allow_custom_value=True
-            )
-            source = gr.Dropdown(
-                sources,
-                value="welivita",
-                label="Labelled replies",
-                info="people's ratings the scorer never saw; the head trained on the rubric labels",
+                scorer_choices(scorers),
+                value="bert-head",
+                label="Scorer",
+                allow_custom_value=True,
+                scale=2,
+                min_width=320,
             )
             sample = gr.Number(value=40, precision=0, label="Sample size (0 = all)")
             boot = gr.Number(
@@ -157,29 +165,18 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
                 maximum=alignment.MAX_BOOT,
                 label=f"Bootstrap resamples (0–{alignment.MAX_BOOT:,})",
             )
-        with gr.Row(visible=False) as upload_row:
-            upload = gr.File(
-                label="Your CSV (reply, message, rating columns)",
-                file_types=[".csv"],
-                type="filepath",
-            )
-            mapping = gr.Textbox(
-                label="Which column holds which rating",
-                value="overall=rating",
-                info="e.g. overall=rating, emotional=warmth",
-            )
-            scale = gr.Textbox(
-                label="Your rating scale",
-                value="1:5",
-                info="bottom:top; mapped linearly onto the scorer's 1–3",
-            )
+        source = gr.Radio(  # a long name wraps here; a dropdown cut it off
+            sources,
+            value="welivita",
+            label="Labelled replies",
+            info="people's ratings the scorer never saw; the head trained on the rubric labels",
+        )
+        upload_row, upload, mapping, scale = _upload_row()
         go_align = gr.Button("Compare with people", variant="primary")
         notice = notice_box()
         summary = gr.Markdown()
         scroll_cue()
-        table = gr.Dataframe(
-            headers=TABLE_HEADERS, label="Agreement (95 % bootstrap intervals)", wrap=True
-        )
+        table = result_table(TABLE_HEADERS, "Agreement (95 % bootstrap intervals)")
         with gr.Accordion("What do these numbers mean?", open=False):
             gr.Markdown(EXPLAINER)
         scatter, dist, shift = (
@@ -190,13 +187,33 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
         files = gr.File(label="report.json and report.html", file_count="multiple")
         state = gr.State()
     source.change(lambda s: gr.update(visible=s == UPLOAD), source, upload_row)
-    go_align.click(
+    aligned = go_align.click(
         with_notice(run_align, 7, clears=True),
         [scorer, source, upload, mapping, scale, sample, boot, *keys],
         [notice, summary, table, scatter, dist, shift, files, state],
         api_name="align",
     )
+    fit_after(aligned, [table])
     return state
+
+
+def _upload_row() -> tuple[gr.Row, gr.File, gr.Textbox, gr.Textbox]:
+    """The controls for a CSV of one's own ratings, shown when that source is picked."""
+    with gr.Row(visible=False) as row:
+        upload = gr.File(
+            label="Your CSV (reply, message, rating columns)", file_types=[".csv"], type="filepath"
+        )
+        mapping = gr.Textbox(
+            label="Which column holds which rating",
+            value="overall=rating",
+            info="e.g. overall=rating, emotional=warmth",
+        )
+        scale = gr.Textbox(
+            label="Your rating scale",
+            value="1:5",
+            info="bottom:top; mapped linearly onto the scorer's 1–3",
+        )
+    return row, upload, mapping, scale
 
 
 def _calibration_tab(state: gr.State) -> None:
@@ -213,16 +230,18 @@ def _calibration_tab(state: gr.State) -> None:
         go_cal = gr.Button("Fit and test a calibration", variant="primary")
         notice = notice_box()
         cal_text = gr.Markdown()
+        scroll_cue()
         before, after = (
-            gr.Dataframe(headers=TABLE_HEADERS, label="Before, on unseen rows", wrap=True),
-            gr.Dataframe(headers=TABLE_HEADERS, label="After, same rows", wrap=True),
+            result_table(TABLE_HEADERS, "Before, on unseen rows"),
+            result_table(TABLE_HEADERS, "After, same rows"),
         )
-    go_cal.click(
+    calibrated = go_cal.click(
         with_notice(run_calibration, 3, clears=True),
         [state, share, keep],
         [notice, cal_text, before, after],
         api_name="calibrate",
     )
+    fit_after(calibrated, [before, after])
 
 
 demo = build()

@@ -5,15 +5,24 @@ Every number comes from :mod:`studies.pairwise` and :mod:`studies.panel`.
 
 from __future__ import annotations
 
+import textwrap
+
 import gradio as gr
 import pandas as pd
 
 from core.numbers import fmt
 from pages.widgets.keys import typed_keys
 from pages.widgets.names import responder_choices, responder_name, scorer_choices
-from pages.widgets.notice import notice_box, reports_problems, with_notice
+from pages.widgets.notice import notice_box, reports_problems, scroll_cue, with_notice
 from pages.widgets.progress import gradio_progress
-from pages.widgets.trust import TABLE_HEADERS, checked_scorer, labelled_set, table_frame
+from pages.widgets.trust import (
+    TABLE_HEADERS,
+    checked_scorer,
+    fit_after,
+    labelled_set,
+    result_table,
+    table_frame,
+)
 from responders.registry import LOCAL_DEFAULT, THERAPIST, default_responder_ids
 from scorers.registry import SAMPLED_JUDGE, sampled_judge_ids
 from studies import alignment, panel
@@ -69,7 +78,7 @@ def _pairs_frame(rows: list[dict]) -> pd.DataFrame:
     """Every pair: who, the agreed verdict per component, or the error."""
     out = [
         {
-            "question": r["message"][:80] + ("…" if len(r["message"]) > 80 else ""),
+            "question": textwrap.shorten(r["message"], 160, placeholder=" …"),
             "first reply": responder_name(r["reply_a_source"]),
             "second reply": responder_name(r["reply_b_source"]),
             **{n: r[f"{n}_final"] for n in ("cognitive", "emotional", "behavioral", "overall")},
@@ -154,7 +163,7 @@ def pairwise_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             "A judge compares two replies to the same question twice, with their places swapped. A verdict counts only when both orders agree; otherwise it is 'inconsistent'. Flip rate, first-position and longer-reply win shares show position and length bias."
         )
         with gr.Row():
-            pjudge = gr.Dropdown(
+            pjudge = gr.Radio(  # a long name wraps here; a dropdown cut it off on a phone
                 scorer_choices(s for s in scorers if s in sampled_judge_ids()),
                 value=SAMPLED_JUDGE,
                 label="Judge",
@@ -167,21 +176,23 @@ def pairwise_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             pn = gr.Slider(1, 20, value=2, step=1, label="Bundled questions")
         go_pair = gr.Button("Compare in both orders", variant="primary")
         notice = notice_box()
+        scroll_cue()
         bias, ranking, pair_rows = (
-            gr.Dataframe(headers=BIAS_HEADERS, label="Position and length bias"),
-            gr.Dataframe(
-                headers=RANK_HEADERS,
-                label="Bradley–Terry ranking from agreed verdicts (strength: log-odds, mean 0; "
+            result_table(BIAS_HEADERS, "Position and length bias"),
+            result_table(
+                RANK_HEADERS,
+                "Bradley–Terry ranking from agreed verdicts (strength: log-odds, mean 0; "
                 "low–high: 95 % bootstrap interval)",
             ),
-            gr.Dataframe(headers=PAIR_HEADERS, label="Every pair", wrap=True),
+            result_table(PAIR_HEADERS, "Every pair"),
         )
-    go_pair.click(
+    judged = go_pair.click(
         reports_problems(3)(run_pairwise),
         [pjudge, presp, pn, *keys],
         [notice, bias, ranking, pair_rows],
         api_name="pairwise",
     )
+    fit_after(judged, [bias, ranking, pair_rows])
 
 
 def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
@@ -192,17 +203,19 @@ def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
         )
         with gr.Row():
             pj = gr.CheckboxGroup(scorer_choices(scorers), value=["bert-head"], label="Judges")
-            psource = gr.Dropdown(bundled_choices(), value="welivita", label="Labelled replies")
+            psource = gr.Radio(bundled_choices(), value="welivita", label="Labelled replies")
             psample = gr.Number(value=10, precision=0, label="Sample size")
         go_panel = gr.Button("Run the panel", variant="primary")
         notice = notice_box()
+        scroll_cue()
         panel_table, panel_align = (
-            gr.Dataframe(headers=PANEL_HEADERS, label="Panel", wrap=True),
-            gr.Dataframe(headers=TABLE_HEADERS, label="Panel mean against people", wrap=True),
+            result_table(PANEL_HEADERS, "Panel"),
+            result_table(TABLE_HEADERS, "Panel mean against people"),
         )
-    go_panel.click(
+    paneled = go_panel.click(
         with_notice(run_panel, 2),
         [pj, psource, psample, *keys],
         [notice, panel_table, panel_align],
         api_name="panel",
     )
+    fit_after(paneled, [panel_table, panel_align])

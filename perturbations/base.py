@@ -54,6 +54,13 @@ class Perturbation(ABC):
     default_intensity: ClassVar[float | None] = None
     #: True when an LLM rewrite is tried first (with a rule-based fallback).
     rewrites: ClassVar[bool] = False
+    #: Why a variant can come back word for word the same, in plain words: a page says this
+    #: instead of showing a zero change that measures nothing.
+    unchanged: ClassVar[str] = (
+        "this draw changed nothing (the seed and intensity pick what changes): try another seed"
+    )
+    #: Why a variant can come back empty, in plain words.
+    emptied: ClassVar[str] = "nothing of this reply was left to score"
 
     @property
     def keeps_meaning(self) -> bool:
@@ -86,6 +93,37 @@ class Perturbation(ABC):
         rng = random.Random(f"{self.id}:{seed}")
         out, method = self._perturb(text, rng, intensity, rewriter)
         return Variant(self.id, text, out, seed, intensity, method)
+
+    def why_unchanged(self, variant: Variant) -> str:
+        """Why ``variant`` is its reply word for word, in plain words ('' when it is not, or
+        when only the message paired with it changed).
+
+        >>> from perturbations.registry import get_perturbation
+        >>> strip = get_perturbation("strip-empathy")
+        >>> strip.why_unchanged(strip("Book the venue by Friday.", seed=0))
+        'this reply has no empathic language to remove'
+        >>> strip.why_unchanged(strip("So sorry. Book the venue by Friday.", seed=0))
+        ''
+        """
+        if variant.text != variant.source or variant.message is not None:
+            return ""
+        if not variant.source.strip():
+            return "the reply is empty"
+        if variant.method.startswith("llm:"):
+            return "the rewrite came back word for word the same"
+        return self.unchanged
+
+    def why_empty(self, variant: Variant) -> str:
+        """Why ``variant`` is empty though its reply was not, in plain words ('' otherwise).
+
+        >>> from perturbations.registry import get_perturbation
+        >>> strip = get_perturbation("strip-empathy")
+        >>> strip.why_empty(strip("You've got this!", seed=0))[:41]
+        'every sentence of this reply is warmth or'
+        """
+        if variant.text.strip() or not variant.source.strip():
+            return ""
+        return self.emptied
 
     def _perturb(
         self, text: str, rng: random.Random, intensity: float | None, rewriter: Responder | None

@@ -114,6 +114,7 @@ class Shortened(RewritePerturbation):
     id = "shortened"
     label = "Shortened"
     kind = "shortened"
+    unchanged = "this reply is too short for the rule to shorten (two sentences or fewer)"
     #: The rule cannot condense wording as an LLM does: it drops half the middle sentences,
     #: so what they said goes too, and a scorer may fairly fall (the robustness report says so).
     rule_expectation: ClassVar[str] = (
@@ -146,6 +147,7 @@ class Elevated(RewritePerturbation):
     id = "elevated"
     label = "Elevated language"
     kind = "elevated"
+    unchanged = "this reply has no contractions or everyday words for the rule to make formal"
 
     def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         return swap_phrases(swap_phrases(text, EXPANSIONS), FORMAL)
@@ -161,6 +163,7 @@ class Casual(RewritePerturbation):
     id = "casual"
     label = "Casual language"
     kind = "casual"
+    unchanged = "this reply has no formal wording for the rule to make casual"
 
     def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         text = swap_phrases(swap_phrases(text, CONTRACTIONS), CASUAL)

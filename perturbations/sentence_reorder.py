@@ -22,6 +22,7 @@ class SentenceReorder(Perturbation):
 
     id = "sentence-reorder"
     label = "Sentence reordering"
+    unchanged = "this reply has only one sentence, so there is no order to change"
 
     def _perturb(
         self, text: str, rng: random.Random, intensity: float | None, rewriter: Responder | None

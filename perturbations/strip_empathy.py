@@ -3,11 +3,13 @@
 Every sentence that acknowledges the person's situation, reflects their
 feelings back, validates them or expresses care goes, even when it also
 carries advice ("I'm so sorry; try to rest" goes whole: a control must not
-leave warmth behind). What stays: facts, suggestions, steps, resources and
-questions about logistics ("When is your next appointment?"). Questions
-about feelings ("How are you coping?") are reflection and go. If nothing is
-left, the variant is empty and scorers mark it unscored rather than
-inventing text.
+leave warmth behind). Encouragement and reassurance go too, hollow ones
+included ("You've got this!", "Everything happens for a reason"), and so does
+naming what happened to them as a loss ("That's a real loss"). What stays:
+facts, suggestions, steps, resources and questions about logistics ("When is
+your next appointment?"). Questions about feelings ("How are you coping?")
+are reflection and go. If nothing is left, the variant is empty and scorers
+mark it unscored rather than inventing text.
 
 >>> StripEmpathy()("I'm so sorry you're going through this. It makes sense you feel lost. "
 ...                "Try writing down three small tasks for tomorrow.", seed=0).text
@@ -31,7 +33,8 @@ _FEELING = (
 _HARD = (
     r"(?:hard|difficult|painful|tough|scary|frightening|overwhelming|exhausting|"
     r"frustrating|confusing|lonely|heartbreaking|devastating|upsetting|draining|"
-    r"distressing|a lot|heavy|unfair)"
+    r"distressing|a lot|heavy|unfair|enormous|huge|immense|impossible|unbearable|endless|"
+    r"crushing|isolating|agoni[sz]ing|awful|terrible|brutal)"
 )
 #: Shared joy and admiration: the rubric's Emotional component rewards them as much as
 #: shared sorrow ("That's wonderful news!", "It must be so exciting").
@@ -84,6 +87,15 @@ _CARE = re.compile(
             r"\b(?:i'?m|i am|we'?re) (?:so |really |very |truly )?(?:happy|glad|thrilled|excited|"
             r"delighted|pleased) (?:for|to hear|that)\b",
             rf"\b(?:it'?s|it is|that'?s|that is) (?:so |really |very |truly )?{_GOOD} (?:that|how|to)\b",
+            # Naming what happened to them as a loss or a blow ("That's a real loss").
+            r"^\W*(?:that|this|it)(?:'s| is| was| sounds like| must be| feels like) (?:\w+ ){0,3}?"
+            r"(?:loss|blow|shock|setback|heartache|burden)\b",
+            # Encouragement and reassurance, hollow ones too: a control leaves no warmth behind.
+            r"\byou(?:'ve| have) got this\b|\byou can do (?:it|this)\b|\b(?:stay|keep|be) positive\b|"
+            r"\bgood vibes\b|\beverything happens for a reason\b|\b(?:tomorrow|each day) is a new day\b|"
+            r"\b(?:things|it|everything)(?:'ll| will) (?:get better|work out|be (?:ok|okay|alright|fine))\b|"
+            r"\bhang in there\b|\b(?:keep|hold) your (?:head|chin) up\b|\bstay strong\b|"
+            r"\bbelieve in yourself\b|\bthis too shall pass\b|\blook on the bright side\b",
         )
     ),
     re.IGNORECASE,
@@ -114,6 +126,10 @@ class StripEmpathy(Perturbation):
     id = "strip-empathy"
     label = "Control: empathy stripped"
     expectation = "fall"
+    unchanged = "this reply has no empathic language to remove"
+    emptied = (
+        "every sentence of this reply is warmth or encouragement, with no advice or facts to keep"
+    )
 
     def _apply(self, text: str, rng: random.Random, intensity: float | None) -> str:
         kept = [s for s in sentences(text) if not is_empathic(s)]

@@ -34,15 +34,30 @@ def map_words(
     *,
     min_len: int = 1,
 ) -> str:
-    """Apply ``change`` to a random ``share`` of the words of at least ``min_len`` letters."""
+    """Apply ``change`` to a random ``share`` of the words of at least ``min_len`` letters,
+    and to one of them at least when ``share`` is above 0: a short reply's draw must not
+    come back unchanged and show a change of nothing.
+
+    >>> out = map_words("Stay positive, good vibes only.", random.Random(0), 0.01, lambda w, r: w.upper())
+    >>> [w for w in out.split() if w.strip(",.").isupper()]
+    ['VIBES']
+    """
     out, last = [], 0
+    eligible: list[int] = []  # where in ``out`` each long enough word sits
+    touched_any = False
     for match in words(text):
         word = match.group()
         out.append(text[last : match.start()])
         touched = len(word) >= min_len and rng.random() < share
+        if len(word) >= min_len:
+            eligible.append(len(out))
+            touched_any = touched_any or touched
         out.append(change(word, rng) if touched else word)
         last = match.end()
     out.append(text[last:])
+    if eligible and share > 0 and not touched_any:
+        at = eligible[rng.randrange(len(eligible))]
+        out[at] = change(out[at], rng)
     return "".join(out)
 
 

@@ -8,6 +8,7 @@ per arm and component) and ``tests.csv`` (paired tests, Holm-corrected).
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,6 +85,28 @@ def _arm(row: pd.Series) -> str:
     return f"{responder_name(row['responder'])} · {strategy_name(row['strategy'])}"
 
 
+#: Pixels one line of a chart title takes (Plotly's 17 px title font, 1.3 line spacing);
+#: a smaller <sub> line takes about as much.
+TITLE_LINE_PX = 23
+
+
+def chart_title(scorer: str, *notes: str, gap_px: int = 24) -> tuple[dict, int]:
+    """A chart's title (the scorer's name wrapped between words, then each note on a smaller
+    line), pinned to the top of the figure, and the top margin it needs so that no line
+    of it lies on the plot, whatever the name's length (an LLM judge's took four lines
+    and its notes sat on the plot, over the axis's top tick).
+
+    >>> title, top = chart_title("bert-head", "mean per component")
+    >>> title["text"], top
+    ('Empathy head (MiniLM +<br>trained head)<br><sub>mean per component</sub>', 113)
+    """
+    name = wrap(scorer_name(scorer), 28)
+    lines = name.count("<br>") + 1 + len(notes)
+    text = name + "".join(f"<br><sub>{note}</sub>" for note in notes)
+    title = {"text": text, "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 20}}
+    return title, 20 + TITLE_LINE_PX * lines + gap_px
+
+
 def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
     """Each arm's mean per component (overall left out) for one scorer, on a fixed 1–3
     radial axis; the legend under the radar, so long arm names never shrink it."""
@@ -101,14 +124,17 @@ def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
             fill="toself",
             opacity=0.6,
         )
+    title, top = chart_title(
+        scorer, "mean per component", "(1 at the centre, 3 at the edge)", gap_px=40
+    )
     fig.update_layout(
-        title=f"{wrap(scorer_name(scorer), 28)}<br><sub>mean per component<br>(1 at the centre, 3 at the edge)</sub>",
+        title=title,
         polar={
             "radialaxis": {"range": [1, 3], "tickvals": [1, 2, 3], "tickfont": {"size": 10}},
             "angularaxis": {"tickfont": {"size": 12}},
         },
     )
-    return legend_below(fig, lines_of(names), top_px=120, below_plot_px=30, side_px=70)
+    return legend_below(fig, lines_of(names), top_px=top, below_plot_px=30, side_px=70)
 
 
 def bars(summary: pd.DataFrame, scorer: str) -> go.Figure:
@@ -130,31 +156,33 @@ def bars(summary: pd.DataFrame, scorer: str) -> go.Figure:
                 "arrayminus": (group["mean"] - group["ci_low"]).tolist(),
             },
         )
+    title, top = chart_title(scorer, "mean and 95% interval per component")
     fig.update_layout(
         barmode="group",
-        title=f"{wrap(scorer_name(scorer), 28)}<br><sub>mean and 95% interval<br>per component</sub>",
+        title=title,
         yaxis={"title": "score", "range": [1, 3], "tickvals": [1, 1.5, 2, 2.5, 3]},
         xaxis={"automargin": True},
     )
-    return legend_below(fig, lines_of(names), top_px=120, below_plot_px=40, side_px=50)
+    return legend_below(fig, lines_of(names), top_px=top, below_plot_px=40, side_px=50)
 
 
 def distribution(df: pd.DataFrame, column: str) -> go.Figure:
-    """The spread of one score column per arm (box with every point)."""
+    """The spread of one score column per arm (box with every point), each arm named in the
+    legend under the plot: names under the boxes overlapped one another on a phone."""
     fig = go.Figure()
+    names = []
     for _, group in df.groupby(["responder", "strategy"], sort=False):
-        fig.add_box(
-            y=group[column], name=wrap(_arm(group.iloc[0]), 24), boxpoints="all", jitter=0.4
-        )
+        names.append(wrap(_arm(group.iloc[0])))
+        fig.add_box(y=group[column], name=names[-1], boxpoints="all", jitter=0.4)
     scorer, _, component = column.rpartition("/")
+    title, top = chart_title(scorer, f"spread of the {component} score per reply")
     fig.update_layout(
-        title=f"{wrap(scorer_name(scorer), 28)}<br><sub>spread of the {component} score<br>per reply</sub>",
+        title=title,
         yaxis={"title": "score", "range": [0.9, 3.1]},
-        xaxis={"automargin": True},
-        showlegend=False,  # each box is named under it; a legend beside would take the width
-        height=460,
+        xaxis={"showticklabels": False},
+        showlegend=True,
     )
-    return fig
+    return legend_below(fig, lines_of(names), top_px=top, below_plot_px=20, side_px=50)
 
 
 def build_report(folder: str | Path) -> BatchReport:
@@ -179,9 +207,12 @@ def build_report(folder: str | Path) -> BatchReport:
 
 
 def _table(df: pd.DataFrame, empty: str) -> str:
+    """A table that scrolls sideways in its own box, under a cue the page shows whenever
+    the table is wider than the box (:data:`SHOW_CUES`); a header may break after "_"."""
     if df.empty:
         return f"<p>{html.escape(empty)}</p>"
     table = df.to_html(index=False, float_format=lambda v: f"{v:.3g}", na_rep="–", escape=True)
+    table = re.sub(r"<th>([^<]*)</th>", lambda m: f"<th>{m[1].replace('_', '_<wbr>')}</th>", table)
     cue = "<p class='cue'>Wider than this screen: swipe the table sideways →</p>"
     return f"{cue}<div class='wide'>{table}</div>"
 
@@ -204,8 +235,14 @@ def _settings_html(run: RunFolder) -> str:
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
     "table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:.3em .5em}"
-    ".wide{overflow-x:auto}.cue{display:none;color:#555;font-size:.9em}"
-    "@media (max-width:700px){.cue{display:block}}"
+    ".wide{overflow-x:auto}.cue{display:none;color:#555;font-size:.9em}.cue.shown{display:block}"
+)
+#: Shows a table's "swipe sideways" cue whenever the table is wider than its box, at any
+#: screen width (a wide table at 1280 px hid its last columns with no word about it).
+SHOW_CUES = (
+    "<script>function showCues(){document.querySelectorAll('.wide').forEach(function(w){"
+    "w.previousElementSibling.classList.toggle('shown',w.scrollWidth>w.clientWidth+1)})}"
+    "addEventListener('load',showCues);addEventListener('resize',showCues)</script>"
 )
 READING = (
     "Each **arm** is one responder with one prompt strategy. Scores are on the counselling "
@@ -292,7 +329,7 @@ def write_report(folder: str | Path) -> BatchReport:
     page = (
         "<!doctype html><html><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width,initial-scale=1'><title>Batch report</title>"
-        f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>"
+        f"<style>{STYLE}</style></head><body>{''.join(body)}{SHOW_CUES}</body></html>"
     )
     report.path.write_text(page, encoding="utf-8")
     for name, frame in (("summary.csv", report.summary), ("tests.csv", report.tests)):

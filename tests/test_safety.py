@@ -284,6 +284,11 @@ def test_in_a_conversation_risk_in_any_seeker_turn_is_found_and_quoted():
     assert alone.message_risk == 0
     assert found.message_risk == 1 and "missed-risk" in found.concerns
     assert "better off without me" in found.explain()
+    # The risk is in an earlier turn, not the message answered: the explanation says so.
+    assert found.explain().startswith("An earlier message in the conversation shows ")
+    assert "The message shows" not in found.explain()
+    risky_now = check("Lately I think everyone would be better off without me.", reply)
+    assert risky_now.explain().startswith("The message shows ")
 
 
 def test_a_risk_an_earlier_supporter_turn_already_met_is_not_missed_again():

@@ -132,3 +132,107 @@ def test_every_tab_stays_in_the_tab_bar_on_a_phone() -> None:
     assert [t.overflow_behavior for t in tabs] == ["wrap"]
     names = [b.label for b in trust.demo.blocks.values() if isinstance(b, gr.Tab)]
     assert len(names) == 4
+
+
+def _px(frame) -> list[int]:  # type: ignore[no-untyped-def]
+    from pages.widgets.trust import MAX_TABLE_PX, fitted
+
+    update = fitted(frame)
+    assert update.max_height == MAX_TABLE_PX  # tall enough for the wrapped rows
+    return [int(str(w).removesuffix("px")) for w in update.column_widths]
+
+
+def test_long_texts_in_the_trust_tables_wrap_inside_the_page(monkeypatch) -> None:
+    """At 1280 px the "what it means" column ran past the table's edge, cut off mid-sentence
+    (Gradio sized each column to its longest text), and wrapped rows were cut at 500 px."""
+    from pages.widgets.trust import CHAR_PX, TABLE_PX, fitted
+
+    monkeypatch.setattr(trust, "checked_scorer", lambda *a: AlwaysHigh())
+    (align,) = [f for f in trust.demo.fns.values() if f.api_name == "align"]
+    _notice, _summary, table, *_ = align.fn(
+        "always-high", "welivita", None, "", "1:5", 6, 0, *[""] * 4
+    )
+    widths = _px(table)
+    assert list(table.columns)[-1] == "what it means" and len(widths) == len(table.columns)
+    assert sum(widths) <= TABLE_PX
+    longest = table["what it means"].str.len().max()
+    assert widths[-1] < longest * CHAR_PX  # narrower than its longest text: that text wraps
+    words = [max(len(w) for w in str(h).split()) for h in table.columns]  # headers break
+    assert all(w >= n * CHAR_PX for w, n in zip(widths, words, strict=True))  # between words
+    # Every table of the page is fitted once its event has filled it (the API's answer
+    # stays a plain table: the widths are a display step of their own).
+    fits = {id(o) for f in trust.demo.fns.values() if f.fn is fitted for o in f.outputs}
+    tables = [b for b in trust.demo.blocks.values() if isinstance(b, gr.Dataframe)]
+    assert len(tables) == 8 and all(id(t) in fits for t in tables)
+    assert all(t.interactive is False for t in tables)  # an event's input is made editable
+
+
+def test_the_judge_tabs_tables_fit_too(monkeypatch) -> None:
+    import math
+    import types
+
+    import scorers.judge.pairwise
+    import scorers.registry
+    import studies.pairwise
+    import studies.replies
+    from pages import trust_judges
+    from pages.widgets.trust import TABLE_PX
+
+    monkeypatch.setattr(trust_judges, "checked_scorer", lambda *a: AlwaysHigh())
+    for table in trust_judges.run_panel(["always-high"], "welivita", 6, *[""] * 4):
+        assert sum(_px(table)) <= TABLE_PX
+
+    class Judge:
+        def __init__(self, *args, **kwargs) -> None: ...
+
+        def unavailable_reason(self) -> None:
+            return None
+
+    long = "I keep arguing with my husband about money and I can't breathe when he shouts. " * 3
+    row = {"message": long, "reply_a_source": "human/counselchat", "error": "HTTP 500 " * 8}
+    row |= {"reply_b_source": "local/qwen2.5-coder-1.5b"}
+    row |= {
+        f"{n}_final": "inconsistent" for n in ("cognitive", "emotional", "behavioral", "overall")
+    }
+    rank = {"rank": 1, "item": "human/counselchat", "strength": 0.0, "low": math.nan}
+    rank |= {"high": math.nan, "wins": 1, "losses": 1}
+    summary = {
+        "overall": {"flip_rate": 0.5, "first_wins": 0.5, "longer_wins": 0.5, "final": {"a": 1}}
+    }
+    result = {"rows": [row], "ranking": [rank], "summary": summary}
+    monkeypatch.setattr(scorers.registry, "judge_responder", lambda judge_id: None)
+    monkeypatch.setattr(scorers.judge.pairwise, "PairwiseJudge", Judge)
+    collected = types.SimpleNamespace(replies={}, failures=[])
+    monkeypatch.setattr(studies.replies, "collect_replies", lambda *a, **k: collected)
+    monkeypatch.setattr(studies.pairwise, "run_pairwise", lambda *a, **k: result)
+    _note, *tables = trust_judges.run_pairwise("j", ["a", "b"], 1, *[""] * 4)
+    for table in tables:
+        assert sum(_px(table)) <= TABLE_PX
+    question = tables[-1]["question"][0]
+    assert question.endswith(" …") and question[:-2] in long  # cut between words, not inside
+
+
+def test_the_mean_shift_title_fits_a_phone_and_clears_the_plot(monkeypatch) -> None:
+    """On a 390 px phone "Mean shift (scorer − people), in scale poi" was cut at the edge."""
+    from pages.widgets.trust import LABEL_PX, TITLE_LINE_PX
+
+    monkeypatch.setattr(trust, "checked_scorer", lambda *a: AlwaysHigh())
+    (align,) = [f for f in trust.demo.fns.values() if f.api_name == "align"]
+    *_, scatter, dist, shift, _files, _state = align.fn(
+        "always-high", "welivita", None, "", "1:5", 6, 0, *[""] * 4
+    )
+    for fig in (scatter, dist, shift):
+        lines = fig.layout.title.text.split("<br>")
+        assert all(len(line) <= 40 for line in lines), lines
+        assert fig.layout.margin.t >= LABEL_PX + TITLE_LINE_PX * len(lines)
+    assert len(shift.layout.title.text.split("<br>")) == 3
+
+
+def test_long_choice_names_wrap_instead_of_being_cut_in_a_dropdown() -> None:
+    """A dropdown shows its choice on one line: "Welivita & Pu: human and ChatGPT replies
+    rated 1–3 overall by people" was cut at 1280 px, and a judge's name on a phone."""
+    radios = [b.label for b in trust.demo.blocks.values() if isinstance(b, gr.Radio)]
+    assert radios.count("Labelled replies") == 2 and "Judge" in radios
+    for block in trust.demo.blocks.values():
+        if isinstance(block, gr.Dropdown):  # the scorer's: room for its longest name at 1280
+            assert block.scale >= 2 and block.min_width >= 320

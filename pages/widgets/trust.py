@@ -1,15 +1,19 @@
-"""Shared pieces of the Trust page's tabs: a checked scorer, the labelled set, the table."""
+"""Shared pieces of the Trust page's tabs: a checked scorer, the labelled set, the tables
+(their columns sized so long texts wrap), the charts' titles fitted to a phone."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import gradio as gr
 import pandas as pd
+import plotly.graph_objects as go
 
 from config import SETTINGS
 from pages.widgets.keys import typed_keys
 from reports import alignment as charts
+from reports.layout import wrap
 from scorers.calibration import CalibrationError
 from scorers.registry import get_scorer
 from studies.labelled import (
@@ -20,6 +24,9 @@ from studies.labelled import (
     read_rows,
     subset,
 )
+
+if TYPE_CHECKING:
+    from gradio.events import Dependency
 
 #: The choice that means "read my CSV" instead of a bundled set.
 UPLOAD = "my CSV file"
@@ -67,3 +74,90 @@ def table_frame(components: dict) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["statistic", *components])
     frame["what it means"] = [charts.EXPLAIN[key] for key in charts.TABLE_KEYS]
     return frame
+
+
+#: Pixels one character of the tables' monospace font takes, and a cell's side padding.
+CHAR_PX, CELL_PAD_PX = 8.4, 20
+#: The width a table may take on a 1280 px screen (the page's column less its padding).
+TABLE_PX = 1180
+#: The height a table may take before it scrolls.
+MAX_TABLE_PX = 2000
+#: Pixels one line of a chart title takes (Plotly's 17 px title font, 1.3 line spacing).
+TITLE_LINE_PX = 23
+#: Room over a chart's title for the label Gradio draws in the plot's top-left corner.
+LABEL_PX = 44
+
+
+def column_widths(frame: pd.DataFrame, total_px: int = TABLE_PX) -> list[int]:
+    """Pixel widths for ``frame``'s columns: each as wide as its longest text when they all
+    fit in ``total_px``; otherwise the widest share what is left, never narrower than their
+    longest word, and their text wraps between words.
+
+    >>> frame = pd.DataFrame({"n": ["12"], "what it means": ["word " * 60]})
+    >>> column_widths(frame, 600)
+    [37, 563]
+    >>> column_widths(pd.DataFrame({"a": ["x"], "b": ["y"]}), 600)
+    [28, 28]
+    """
+
+    def px(chars: int) -> int:
+        return round(chars * CHAR_PX + CELL_PAD_PX)
+
+    texts = [[str(c), *map(str, frame[c])] for c in frame.columns]
+    needs = [px(max(len(t) for t in col)) for col in texts]
+    floors = [px(max(len(w) for t in col for w in t.split() or [""])) for col in texts]
+    if sum(needs) <= total_px:
+        return needs
+    low, high = 0, max(needs)  # the largest cap on the widest columns that still fits
+    while low < high:
+        cap = (low + high + 1) // 2
+        if sum(max(f, min(n, cap)) for f, n in zip(floors, needs, strict=True)) <= total_px:
+            low = cap
+        else:
+            high = cap - 1
+    return [max(f, min(n, low)) for f, n in zip(floors, needs, strict=True)]
+
+
+def fitted(frame: pd.DataFrame | None) -> gr.Dataframe:
+    """An update giving a shown table :func:`column_widths` for its value, and the height
+    its wrapped rows need: Gradio sized each column to its longest text, so a long
+    explanation ran past the table's right edge at 1280 px, cut off, and its 500 px
+    cut the last wrapped rows in half."""
+    if frame is None or frame.empty:
+        return gr.skip()
+    widths = [f"{w}px" for w in column_widths(frame)]
+    return gr.Dataframe(column_widths=widths, max_height=MAX_TABLE_PX)
+
+
+def result_table(headers: list[str], label: str) -> gr.Dataframe:
+    """A table the page fills (read-only, its long texts wrapped; see :func:`fit_after`)."""
+    return gr.Dataframe(headers=headers, label=label, wrap=True, interactive=False)
+
+
+def fit_after(event: Dependency, tables: list[gr.Dataframe]) -> None:
+    """Once ``event`` has filled ``tables``, fit each one's columns to what it holds
+    (:func:`fitted`): a display step of its own, so the page's API still answers with
+    plain tables. The tables must say ``interactive=False`` (:func:`result_table`): an
+    event's input is otherwise made editable."""
+    for table in tables:
+        event.then(fitted, table, table, api_name=False, show_progress="hidden")
+
+
+def phone_titles(fig: go.Figure, width: int = 40) -> go.Figure:
+    """``fig`` with each line of its title wrapped between words to ``width`` characters and
+    pinned under Gradio's label, over a top margin as tall as its lines: on a 390 px phone
+    a line ran past the chart's right edge, and a third line sat on the plot's top tick.
+
+    >>> fig = go.Figure(layout={"title": {"text": "Mean shift (scorer − people), in scale points;<br>d"}})
+    >>> phone_titles(fig).layout.title.text, fig.layout.margin.t
+    ('Mean shift (scorer − people), in scale<br>points;<br>d', 133)
+    """
+    text = fig.layout.title.text
+    if not text:
+        return fig
+    text = "<br>".join(wrap(line, width) for line in text.split("<br>"))
+    fig.update_layout(
+        title={"text": text, "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": LABEL_PX}},
+        margin_t=LABEL_PX + TITLE_LINE_PX * (text.count("<br>") + 1) + 20,
+    )
+    return fig

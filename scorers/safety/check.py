@@ -63,6 +63,8 @@ class SafetyResult:
     version: str = ""
     #: True when an earlier supporter turn had already named the risk and pointed to help.
     answered_earlier: bool = False
+    #: True when the risk quoted is from an earlier seeker turn, not the message answered.
+    risk_earlier: bool = False
 
     @property
     def ok(self) -> bool:
@@ -90,11 +92,18 @@ class SafetyResult:
         return f"not safe: {lean}" if lean else "no concern found"
 
     def explain(self) -> str:
-        """What the screen found, in plain words, with the words each finding rests on."""
+        """What the screen found, in plain words, with the words each finding rests on.
+
+        >>> SafetyResult(1, ("x",), 1, evidence={"message": "w"}).explain().splitlines()[0]
+        'The message shows a risk: “w”'
+        >>> SafetyResult(1, ("x",), 1, evidence={"message": "w"}, risk_earlier=True).explain()[:46]
+        'An earlier message in the conversation shows a'
+        """
         lines = []
         if self.message_risk:
             kinds = " / ".join(_RISK_LABELS.get(k, "a risk") for k in self.risk_kinds)
-            lines.append(f"The message shows {kinds}: “{self.evidence.get('message', '')}”")
+            where = "An earlier message in the conversation" if self.risk_earlier else "The message"
+            lines.append(f"{where} shows {kinds}: “{self.evidence.get('message', '')}”")
         if self.answered_earlier:
             lines.append("An earlier supporter turn already named that risk and pointed to help.")
         elif self.message_risk and "missed-risk" not in self.concerns:
@@ -133,9 +142,13 @@ def check_many(
     """Screen many (message, reply) pairs, their sentences encoded in one pass; with
     ``histories`` (one per pair) every seeker turn is read for risk."""
     histories = histories or [()] * len(pairs)
-    messages = _riskiest_turns([m for m, _ in pairs], histories)
+    asked = [m for m, _ in pairs]
+    messages = _riskiest_turns(asked, histories)
     pairs = [(m, r) for m, (_, r) in zip(messages, pairs, strict=True)]
-    results = _check_pairs(pairs)
+    results = [  # say where the risk was: the message, or an earlier seeker turn
+        replace(r, risk_earlier=True) if r.message_risk and read != said else r
+        for r, read, said in zip(_check_pairs(pairs), messages, asked, strict=True)
+    ]
     return _answered_earlier(pairs, histories, results)
 
 
