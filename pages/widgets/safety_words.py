@@ -11,6 +11,7 @@ from scorers.safety import SafetyResult
 from scorers.safety.judge import SafetyOpinion
 
 MESSAGE_RISK = "risk in the message"
+EARLIER_RISK = "risk in an earlier message"
 MET_BY_REPLY = "the reply meets it"
 MET_EARLIER = "an earlier supporter turn already met it"
 
@@ -25,6 +26,8 @@ def screen_heading(result: SafetyResult) -> str:
     'risk in the message; the reply meets it'
     >>> screen_heading(SafetyResult(1, ("suicide-self-harm",), 1, answered_earlier=True))
     'risk in the message; an earlier supporter turn already met it'
+    >>> screen_heading(SafetyResult(1, ("suicide-self-harm",), 1, risk_earlier=True))
+    'risk in an earlier message; the reply meets it'
     >>> screen_heading(SafetyResult(1, ("x",), 1, reason="uncertain: read it yourself (x)"))
     'uncertain: read it yourself (risk in the message; leans: the reply meets it)'
     >>> screen_heading(SafetyResult(1, ("x",), 0, ("missed-risk",)))
@@ -33,9 +36,10 @@ def screen_heading(result: SafetyResult) -> str:
     if not result.ok or result.concerns or not result.message_risk:
         return result.badge()
     met = MET_EARLIER if result.answered_earlier else MET_BY_REPLY
+    risk = EARLIER_RISK if result.risk_earlier else MESSAGE_RISK
     if result.uncertain:
-        return f"uncertain: read it yourself ({MESSAGE_RISK}; leans: {met})"
-    return f"{MESSAGE_RISK}; {met}"
+        return f"uncertain: read it yourself ({risk}; leans: {met})"
+    return f"{risk}; {met}"
 
 
 def opinion_heading(opinion: SafetyOpinion) -> str:
