@@ -205,10 +205,14 @@ def test_the_bar_says_which_reply_and_for_how_long_while_the_model_writes(url, m
         time.sleep(0.1)
     assert "Round code" in job.result()[1]
     timed = {
-        desc for _, _, desc in seen if re.fullmatch(r"writing reply [123] of 3 · [1-9] s", desc)
+        desc
+        for _, _, desc in seen
+        if re.fullmatch(r"writing reply [123] of 3(, [0-9]+ words)? · [1-9] s", desc)
     }
     assert timed, f"no step was shown with its time so far: {sorted(set(seen))}"
-    assert (1, 3, "writing reply 2 of 3") in {(i, n, d.split(" · ")[0]) for i, n, d in seen}
+    steps = {(i, n, d.split(" · ")[0].split(",")[0]) for i, n, d in seen}
+    assert (1, 3, "writing reply 2 of 3") in steps
+    assert any(re.search(r"of 3, [1-9] words · ", d) for _, _, d in seen)  # news mid-reply
 
 
 def test_stop_ends_the_making_and_saves_no_round(url, folder, monkeypatch):

@@ -1,7 +1,7 @@
 """Turning a study's progress callback into Gradio's progress bar, and following a long study.
 
-A study reports ``progress(done, total, what)`` only when a step starts (a reply
-to write, a scorer to run). A step can take minutes (the local model on a
+A study reports ``progress(done, total, what)`` when a step starts (a reply
+to write, a scorer to run) and may report news of it (words written so far). A step can take minutes (the local model on a
 2-core CPU), so :func:`follow` runs the study in a thread and says every second
 which step it is on and how long that step has taken, and lets Stop end it.
 
@@ -69,7 +69,8 @@ def follow(
     def report(done: int, total: int, what: str) -> None:
         if stop.is_set():
             raise Stopped("stopped by the visitor")
-        step[:] = [done, total, what, time.monotonic()]
+        same = step[:2] == [done, total]  # news of the same step: its clock keeps running
+        step[:] = [done, total, what, step[3] if same else time.monotonic()]
 
     def run() -> None:
         try:

@@ -127,6 +127,10 @@ def generate_entries(
         panels: dict = {}
         for snapshot in stream_replies(said, [responder], **{**options, "system": system}):
             panels = snapshot  # the last snapshot holds the finished reply
+            written = snapshot.get(rid)
+            words = len(written.text.split()) if written is not None else 0
+            if words:  # each report is also where a stopped round stops, mid-reply
+                progress(done, len(asks), f"writing reply {done + 1} of {len(asks)}, {words} words")
         panel = panels.get(rid)
         reply = panel.reply if panel is not None else None
         text = (strategy.extract(reply.text)[0] if strategy else reply.text) if reply else ""
