@@ -74,7 +74,7 @@ class Encoder:
         self.tokenizer = AutoTokenizer.from_pretrained(str(path))
         #: "int8": the encoder's Linear layers run with int8 weights (dynamic quantisation).
         self.quantize = quantize
-        #: "torch", or "onnx": the same network exported to ONNX Runtime (scorers.bert_head.onnx_model).
+        #: "torch", or "onnx": the same network run by ONNX Runtime (scorers.bert_head.onnx_model).
         self.runtime = runtime
         if runtime == "onnx":
             from transformers import AutoConfig

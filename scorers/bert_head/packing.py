@@ -66,8 +66,8 @@ def token_states(
     ``(len(seq), dim)``. ``seqs`` hold token ids with their special tokens; each
     must fit the position table of ``model`` (a Hugging Face BERT-style encoder);
     ``pad_id`` fills the ends of rows. ``model`` may also be an exported graph with a
-    ``states(ids, mask, positions)`` method (:mod:`scorers.bert_head.onnx_model`). Rows run ``batch_rows`` at a time,
-    so only one pass's vectors are held at once.
+    ``states(ids, mask, positions)`` method (:mod:`scorers.bert_head.onnx_model`). Rows
+    run ``batch_rows`` at a time, so only one pass's vectors are held at once.
     """
     lengths = [len(s) for s in seqs]
     rows = layout(lengths, pack)
