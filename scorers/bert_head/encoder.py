@@ -10,6 +10,9 @@ memory and in an SQLite file in the cache folder, so retraining a head or
 rescoring the same replies does not run the encoder again. The windows of
 all the texts of one call run packed end to end, not padded
 (:mod:`scorers.bert_head.packing`).
+The network runs on ONNX Runtime by default (exported once from the same
+weights, :mod:`scorers.bert_head.onnx_model`; the same vectors to 1e-6) or on
+torch (``EMPATHY_LAB_ENCODER_RUNTIME=torch``).
 
 >>> enc = load_encoder()
 >>> vecs = enc.encode(["I'm here for you.", "I'm here for you."])
