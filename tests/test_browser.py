@@ -50,7 +50,9 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def slow_server() -> Iterator[FakeProvider]:
     with FakeProvider("openai") as fake:
-        fake.script(*[Stream(SLOW_CHUNKS, pause_s=0.4) for _ in range(4)])
+        # One scripted reply per request the module's tests make (each test asks at most
+        # twice), with room to spare: a test that ran out got no reply and waited in vain.
+        fake.script(*[Stream(SLOW_CHUNKS, pause_s=0.4) for _ in range(16)])
         yield fake
 
 
