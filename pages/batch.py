@@ -279,7 +279,7 @@ def build() -> gr.Blocks:
         busy = (gr.update(interactive=False), gr.update(interactive=True))
         idle = (gr.update(interactive=True), gr.update(interactive=False))
         run.click(lambda: busy, None, [run, stop], api_name=False).then(
-            reports_problems(4)(run_page),
+            reports_problems(4, clears=True)(run_page),  # a refusal leaves no stale results
             [*options, visitor, *boxes],
             [status, headline, radar, bars, files],
             api_name="batch",

@@ -26,6 +26,7 @@ import gradio as gr
 
 from core.flags import FIELDS, FlagLog, FlagLogError
 from pages.widgets.names import responder_name, scorer_name
+from pages.widgets.safety_words import MESSAGE_RISK, MET_BY_REPLY
 
 #: Readable headers for the viewer.
 VIEW_HEADERS = ["When (UTC)", "Page", "Reply from", "Perturbation", "Note", "Reply", "Scores"]
@@ -61,6 +62,8 @@ def readable_scores(cell: str) -> str:
     'Empathy head (MiniLM + trained head): overall 2.35'
     >>> readable_scores('[{"scorer_id": "bert-head", "status": "unscored", "reason": "empty"}]')
     'Empathy head (MiniLM + trained head): not scored (empty)'
+    >>> readable_scores('[{"scorer_id": "safety", "reply_safe": 1, "message_risk": 1}]')
+    'Safety screen: risk in the message; the reply meets it'
     """
     try:
         scores = json.loads(cell or "[]")
@@ -69,8 +72,11 @@ def readable_scores(cell: str) -> str:
     lines = []
     for s in scores if isinstance(scores, list) else []:
         name = scorer_name(str(s.get("scorer_id", "")))
-        if "reply_safe" in s:  # the safety screen
-            verdict = {1: "no concern found", 0: f"not safe ({s.get('concerns')})"}
+        if "reply_safe" in s:  # the safety screen, in the Compare panel's words
+            safe = "no concern found"
+            if s["reply_safe"] == 1 and s.get("message_risk") == 1:
+                safe = f"{MESSAGE_RISK}; {MET_BY_REPLY}"
+            verdict = {1: safe, 0: f"not safe ({s.get('concerns')})"}
             lines.append(f"Safety screen: {verdict.get(s['reply_safe'], 'not checked')}")
             continue
         if s.get("status") == "ok" and isinstance(s.get("overall"), int | float):

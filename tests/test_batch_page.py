@@ -84,6 +84,23 @@ def test_a_bad_upload_names_only_the_files_base_name(page, tmp_path):
     assert "/" not in status and "gradio" not in status, status
 
 
+def test_a_refusal_after_a_run_leaves_no_stale_results(page, tmp_path):
+    """Newcomer walk: a bad CSV was refused, but the last run's table, charts and report
+    stayed under the refusal as if they were the upload's."""
+    from pages.batch import UPLOAD
+
+    client, _ = page
+    assert ask(client, "before-refusal")[1] is not None
+    bad = tmp_path / "bad.csv"
+    bad.write_text("prompt,topic\nhello,x\n", encoding="utf-8")
+    status, headline, radar, bars, files = client.predict(
+        5, 0, UPLOAD, handle_file(str(bad)), ["human/counselchat"], ["study"], [], 64, 1,
+        "after-refusal", API_VISITOR, "", "", "", "", api_name="/batch",
+    )  # fmt: skip
+    assert status.startswith("⚠️")
+    assert (headline, radar, bars, files) == (None, None, None, None), (headline, files)
+
+
 def test_bad_names_and_empty_choices_are_refused_beside_the_button(page):
     client, _ = page
     status, *_ = ask(client, "../escape")
