@@ -145,7 +145,7 @@ def parse_conversation(text: object, *, want_reply: bool = True) -> Conversation
     ...
     core.textinput.InputError: The conversation ends with the supporter's turn, so there is nothing for a reply to answer: end it with the seeker's next message, or delete the last supporter turn.
     """
-    raw = clean_text(text, limit=SETTINGS.max_conversation_chars, what="conversation")
+    raw = clean_text(text, limit=_limit(text), what=_what(text))
     turns = _json_turns(raw) if raw.startswith("[") else None
     if turns is None:
         turns = _line_turns(raw) if _SPEAKER.match(raw) else [Turn(SEEKER, raw)]
@@ -156,6 +156,28 @@ def parse_conversation(text: object, *, want_reply: bool = True) -> Conversation
             "to answer: end it with the seeker's next message, or delete the last supporter turn."
         )
     return conversation
+
+
+def _looks_like_turns(text: object) -> bool:
+    """Whether ``text`` is written as turns (JSON or speaker lines), before it is cleaned."""
+    head = text.lstrip() if isinstance(text, str) else ""
+    return head.startswith("[") or bool(_SPEAKER.match(head))
+
+
+def _limit(text: object) -> int:
+    """A plain message keeps the message limit; only a conversation gets the longer one."""
+    return (
+        SETTINGS.max_conversation_chars if _looks_like_turns(text) else SETTINGS.max_message_chars
+    )
+
+
+def _what(text: object) -> str:
+    """How a refusal names ``text``.
+
+    >>> _what("I can't sleep."), _what("Seeker: hi")
+    ('message', 'conversation')
+    """
+    return "conversation" if _looks_like_turns(text) else "message"
 
 
 def build(turns: Sequence[Turn]) -> Conversation:

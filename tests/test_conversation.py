@@ -90,3 +90,17 @@ def test_carrying_a_conversation_on_empties_the_boxes_so_a_second_press_adds_not
         carry_on(text, saved, chosen, next_turn)
     with pytest.raises(gr.Error, match="has no reply on screen"):
         carry_on(text, saved, "human/counselchat", "more")
+
+
+def test_a_long_plain_message_is_refused_with_the_message_limit_in_its_own_words() -> None:
+    """Newcomer walk: 20,000 plain characters were "the conversation … the limit is 12,000",
+    so a visitor who cut to 11,000 was refused again (a single message's limit is 8,000)."""
+    from config import SETTINGS
+
+    limit = SETTINGS.max_message_chars
+    with pytest.raises(InputError, match=rf"^The message is .* the limit is {limit:,}\."):
+        parse_conversation("x" * (limit + 500))
+    with pytest.raises(InputError, match=r"^The message is empty"):
+        parse_conversation("  ")
+    turns = f"Seeker: {'y' * (limit - 1000)}\nSupporter: I hear you.\nSeeker: {'z' * 1500}"
+    assert parse_conversation(turns).message.startswith("zzz")  # turns: the longer limit
