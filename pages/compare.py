@@ -211,7 +211,7 @@ def build() -> gr.Blocks:
             concurrency_limit=4,
         )
         carry_button.click(
-            carry_on,
+            reports_problems(3, at=3)(carry_on),  # a refusal in its note, not over the boxes
             [message, replies, carry_from, next_turn],
             [message, carry_from, next_turn, carried],
             api_name=False,

@@ -104,3 +104,16 @@ def test_a_long_plain_message_is_refused_with_the_message_limit_in_its_own_words
         parse_conversation("  ")
     turns = f"Seeker: {'y' * (limit - 1000)}\nSupporter: I hear you.\nSeeker: {'z' * 1500}"
     assert parse_conversation(turns).message.startswith("zzz")  # turns: the longer limit
+
+
+def test_the_compare_page_says_why_it_cannot_carry_on_beside_the_button() -> None:
+    """Newcomer walk: a refusal raised an error that covered both boxes with red pills."""
+    import gradio as gr
+
+    from pages.compare import build
+
+    page = build()
+    (wired,) = [f for f in page.fns.values() if f.name == "carry_on"]
+    out = wired.fn("I lost my job.", {"replies": {}}, None, "more")
+    assert out[3] == "⚠️ Pick the reply to keep as the supporter's turn."
+    assert all(isinstance(o, type(gr.skip())) for o in out[:3])
