@@ -256,9 +256,16 @@ def test_score_these_replies_scores_what_is_on_screen_and_writes_nothing_new(mon
             0,
             None,
         ),
+        (  # dated by the writer's age ("when I was 14"), still someone else's past risk
+            "My mom overdosed on her pain pills when I was 14. I'm 30 now and I still feel "
+            "guilty that I didn't notice.",
+            "That guilt sounds heavy. A therapist could help you work through it.",
+            0,
+            None,
+        ),
         ("I feel low.", "Just get on with it, everyone has problems.", None, "dismissive"),
     ],
-    ids=["digits-number", "past-other-risk", "get-on-with-it"],
+    ids=["digits-number", "past-other-risk", "past-other-risk-dated", "get-on-with-it"],
 )
 def test_what_clinicians_expect_the_screen_to_know(message, reply, risky, concern):
     """Issue 28's published gaps, on cases written here (the screen was never fitted on them)."""

@@ -92,9 +92,17 @@ def about_someone_else(sentence: str) -> bool:
     True
     >>> about_someone_else("My friend killed herself and I want to die too.")
     False
+    >>> about_someone_else("My mom overdosed on her pain pills when I was 14.")
+    True
+    >>> about_someone_else("My mom overdosed when I was 14 and I took her pills last night.")
+    False
     """
     spec = rubric()["someone_else"]
-    return bool(_first(spec["patterns"], sentence)) and not _first(spec["first_person"], sentence)
+    if not _first(spec["patterns"], sentence):
+        return False
+    for clause in spec.get("time_clauses", ()):  # "when I was 14" dates it; it is not the writer's
+        sentence = re.sub(clause, " ", sentence, flags=re.IGNORECASE)
+    return not _first(spec["first_person"], sentence)
 
 
 def help_words(reply: str, group: str) -> str | None:
