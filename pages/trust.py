@@ -43,7 +43,9 @@ def summary_markdown(report: dict) -> str:
     overall = report["components"].get("overall") or next(iter(report["components"].values()))
     d = overall["cohens_d"]
     lean = (
-        "rates higher than people"
+        "cannot yet be set beside people's level (too few ratings for Cohen's d)"
+        if d is None or d != d  # NaN: one rating, or no spread
+        else "rates higher than people"
         if d > 0.2
         else "rates lower than people"
         if d < -0.2
@@ -137,16 +139,25 @@ def build() -> gr.Blocks:
         keys, _ = key_boxes()
         # Four long tab names: on a phone Gradio's default hid three behind a "⋯" menu.
         with gr.Tabs(overflow_behavior="wrap"):
-            state = _agreement_tab(scorers, keys)
+            state, source = _agreement_tab(scorers, keys)
             _calibration_tab(state)
             trust_judges.pairwise_tab(scorers, keys)
             trust_judges.panel_tab(scorers, keys)
+        # Which sets are installed is read when the page opens: ratings saved since the
+        # server started count ("Ratings made here" was "not installed" until a restart).
+        page.load(lambda: gr.update(choices=_sources()), None, source, api_name=False)
     return page
 
 
-def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
-    """The "Agreement with people" tab and its event; returns the report's state."""
-    sources = [*bundled_choices(), ("my CSV file (upload below)", UPLOAD)]
+def _sources() -> list[tuple[str, str]]:
+    """The labelled sets to choose from, each marked when not installed, and an upload."""
+    return [*bundled_choices(), ("my CSV file (upload below)", UPLOAD)]
+
+
+def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State, gr.Radio]:
+    """The "Agreement with people" tab and its event; returns the report's state and the
+    choice of labelled set."""
+    sources = _sources()
     with gr.Tab("Agreement with people"):
         with gr.Row():  # the long names get room: a dropdown cuts what does not fit
             scorer = gr.Dropdown(
@@ -194,7 +205,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> gr.State:
         api_name="align",
     )
     fit_after(aligned, [table])
-    return state
+    return state, source
 
 
 def _upload_row() -> tuple[gr.Row, gr.File, gr.Textbox, gr.Textbox]:

@@ -236,3 +236,24 @@ def test_long_choice_names_wrap_instead_of_being_cut_in_a_dropdown() -> None:
     for block in trust.demo.blocks.values():
         if isinstance(block, gr.Dropdown):  # the scorer's: room for its longest name at 1280
             assert block.scale >= 2 and block.min_width >= 320
+
+
+def test_one_rating_is_not_called_about_as_high_as_people(tmp_path) -> None:
+    """Newcomer walk: with one saved rating the summary said "about as high as people
+    (Cohen's d –)": a d that cannot be computed says so instead."""
+    from studies import alignment
+
+    data = trust.labelled_set("rubric-labels", None, "", "", 30, "counselling")
+    report = alignment.run_alignment(data, AlwaysHigh(), n_boot=0, cache=None)
+    report["components"]["overall"]["cohens_d"] = float("nan")
+    text = trust.summary_markdown(report)
+    assert "about as high" not in text and "too few ratings" in text
+
+
+def test_the_labelled_sets_are_read_again_when_the_page_opens(monkeypatch) -> None:
+    """Newcomer walk: "Ratings made here" stayed "not installed" after a rating was saved,
+    until the server restarted (the choices were read once, when the page was built)."""
+    page = trust.build()
+    (load,) = [f for f in page.fns.values() if any(t[1] == "load" for t in f.targets)]
+    monkeypatch.setattr(trust, "bundled_choices", lambda: [("Ratings made here", "ratings")])
+    assert ("Ratings made here", "ratings") in load.fn()["choices"]
