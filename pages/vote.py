@@ -44,9 +44,11 @@ STOPPED = (
 )
 
 
-def ballot_updates(rnd: VoteRound, voter: str, note: str = "", voted: bool = False) -> list[object]:
-    """Updates for the message, every reply box and both pickers (sources hidden; the pickers
-    closed for a voter who has voted)."""
+def ballot_updates(
+    rnd: VoteRound, voter: str, note: str = "", voted: bool = False, reveal: str = ""
+) -> list[object]:
+    """Updates for the message, every reply box, both pickers (sources hidden; the pickers
+    closed for a voter who has voted) and the reveal (shown again to one who has)."""
     shown = ballot(rnd, voter)
     letters = [letter for letter, _ in shown]
     boxes = [
@@ -62,7 +64,7 @@ def ballot_updates(rnd: VoteRound, voter: str, note: str = "", voted: bool = Fal
         *boxes,
         gr.update(choices=letters, value=None, interactive=not voted),
         gr.update(choices=letters, value=None, interactive=not voted),
-        "",
+        reveal,
     ]
 
 
@@ -78,7 +80,11 @@ def open_round(code: str, voter: str) -> list[object]:
     except CsvLogError as exc:
         raise gr.Error(f"The vote log could not be read: {exc}") from None
     note = "You have already voted in this round." if voted else ""
-    return [voter, rnd.code, *ballot_updates(rnd, voter, note, voted)]
+    earlier = VoteLog().vote_of(rnd.code, voter) if voted else None
+    reveal = (  # after a reload the voter sees their vote and the reveal, not an empty ballot
+        "*Your first vote stands.*\n\n" + reveal_markdown(rnd, voter, earlier) if earlier else ""
+    )
+    return [voter, rnd.code, *ballot_updates(rnd, voter, note, voted, reveal)]
 
 
 def on_load(voter: str, request: gr.Request) -> list[object]:

@@ -264,6 +264,8 @@ def test_a_reload_is_the_same_voter_and_cannot_vote_again(browser, app_url):
     tab.reload()
     again = tab.get_by_text("You have already voted in this round.")
     _wait_for(lambda: again.count() > 0, 60, "the page to know this voter")
+    stands = tab.get_by_text("Your first vote stands.")  # and the reveal is back, not lost
+    _wait_for(lambda: stands.count() > 0, 30, "the reveal after the reload")
     shot(tab, "vote-after-reload-390")
     context.close()
 
