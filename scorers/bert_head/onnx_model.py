@@ -134,20 +134,14 @@ def _packed_module(model: Any) -> Any:
     """``model`` as the graph's function: packed inputs in, joined token vectors out."""
     import torch
 
+    from scorers.bert_head.packing import joined_states
+
     class Packed(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.model = model
 
         def forward(self, ids: Any, mask: Any, positions: Any) -> Any:
-            out = self.model(
-                input_ids=ids,
-                attention_mask=mask,
-                position_ids=positions,
-                token_type_ids=torch.zeros_like(ids),
-                output_hidden_states=True,
-            )
-            last4 = torch.stack(out.hidden_states[-4:]).mean(0)
-            return torch.cat([out.last_hidden_state, last4], dim=-1)
+            return joined_states(self.model, ids, mask, positions)
 
     return Packed()

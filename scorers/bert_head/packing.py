@@ -107,6 +107,14 @@ def _forward(model: Any, rows: list[list[list[int]]], pad_id: int) -> np.ndarray
         return model.states(ids.numpy(), mask.numpy(), positions.numpy())
     dtype = getattr(model, "dtype", torch.float32)
     mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
+    return joined_states(model, ids, mask, positions).float().numpy()
+
+
+def joined_states(model: Any, ids: Any, mask: Any, positions: Any) -> Any:
+    """Each token's last layer joined with the mean of the last four (torch tensors in and
+    out): what the packed layout reads, and what the exported graph computes."""
+    import torch
+
     out = model(
         input_ids=ids,
         attention_mask=mask,
@@ -115,4 +123,4 @@ def _forward(model: Any, rows: list[list[list[int]]], pad_id: int) -> np.ndarray
         output_hidden_states=True,
     )
     last4 = torch.stack(out.hidden_states[-4:]).mean(0)
-    return torch.cat([out.last_hidden_state, last4], dim=-1).float().numpy()
+    return torch.cat([out.last_hidden_state, last4], dim=-1)
