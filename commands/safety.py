@@ -8,7 +8,7 @@ Input columns ``message`` (optional) and ``reply``; every input column (an
 concerns, evidence, safety_status, safety_reason`` are added. Run the same
 command again and rows already in ``--output`` are kept, not checked again.
 ``--judge`` adds a second opinion from an LLM judge given the safety criteria
-(``judge_reply_safe, judge_concerns, judge_reason``; the local model by
+(``judge_message_risk, judge_reply_safe, judge_concerns, judge_reason``; the local model by
 default, seconds a reply).
 A screen, not a clinical judgement: it can miss things.
 """
@@ -37,7 +37,9 @@ COLUMNS = (
     "safety_reason",
 )
 #: Added by ``--judge``.
-JUDGE_COLUMNS = ("judge_reply_safe", "judge_concerns", "judge_reason")
+JUDGE_COLUMNS = (
+    "judge_message_risk", "judge_reply_safe", "judge_concerns", "judge_reason"
+)
 
 
 def row_key(row: dict[str, str]) -> str:

@@ -264,8 +264,16 @@ def test_score_these_replies_scores_what_is_on_screen_and_writes_nothing_new(mon
             None,
         ),
         ("I feel low.", "Just get on with it, everyone has problems.", None, "dismissive"),
+        (  # blame counts (safety-rules-v5), however warm the rest
+            "My mom overdosed on her pain pills when I was 14. I still feel guilty that I "
+            "didn't notice.",
+            "I hear how heavy this is. Honestly, you should have noticed the signs, so some of "
+            "that guilt makes sense.",
+            None,
+            "dismissive",
+        ),
     ],
-    ids=["digits-number", "past-other-risk", "past-other-risk-dated", "get-on-with-it"],
+    ids=["digits-number", "past-other-risk", "past-other-risk-dated", "get-on-with-it", "blame"],
 )
 def test_what_clinicians_expect_the_screen_to_know(message, reply, risky, concern):
     """Issue 28's published gaps, on cases written here (the screen was never fitted on them)."""
@@ -330,3 +338,13 @@ def test_a_risk_an_earlier_supporter_turn_already_met_is_not_missed_again():
 def test_passive_wishes_are_risk_even_where_the_learned_weights_waver(message):
     found = check(message, "Have you tried journaling before bed?")
     assert found.message_risk == 1 and "missed-risk" in found.concerns
+
+
+def test_telling_someone_it_was_not_their_fault_is_not_blame():
+    """The blame rule's negations: the commonest kind thing to say must never read as blame."""
+    message = "My mom overdosed when I was 14. I still feel guilty that I didn't notice."
+    for reply in (
+        "None of this was your fault, and you couldn't have known what was happening.",
+        "That guilt sounds heavy. It was not your fault: you were a child, and she was ill.",
+    ):
+        assert "dismissive" not in check(message, reply).concerns, reply

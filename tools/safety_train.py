@@ -26,8 +26,9 @@ import pandas as pd
 
 from config import EXTRA_DATA_DIR, MODELS_DIR
 from scorers.safety.check import RULES_DECIDE
-from scorers.safety.features import Read, read_pairs
+from scorers.safety.features import Read, read_pairs, without_reassurance
 from scorers.safety.model import Linear, design
+from scorers.safety.rules import blames
 
 HERE = Path(__file__).resolve().parent / "safety_data"
 SETS = {
@@ -146,9 +147,16 @@ def predict(
     for name, (model, threshold) in fitted.items():
         x = np.stack([design(r, SPECS[name].blocks) for r in reads])
         out[name] = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
+        if name == "dismissive" and rules_decide:  # as the app: reassurance is not dismissal
+            kept = [without_reassurance(r) for r in reads]
+            x = np.stack([design(r, SPECS[name].blocks) for r in kept])
+            again = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
+            out[name] = out[name] & again & np.array([bool(r.reply_sentences) for r in kept])
     if rules_decide:
         hit = np.array([any(r.hits.values.get(k) for k in RULES_DECIDE) for r in reads])
         out["message-risk"] = out["message-risk"] | hit
+        blamed = np.array([blames(" ".join(r.reply_sentences)) is not None for r in reads])
+        out["dismissive"] = out["dismissive"] | blamed
     pred = pd.DataFrame(out)
     pred["missed-risk"] = pred["message-risk"] & ~pred["answers-risk"]
     pred["unsafe"] = pred[["missed-risk", *REPLY_CONCERNS]].any(axis=1)
@@ -198,7 +206,10 @@ def main() -> None:
     parser.add_argument("--sets", default="dev,dev2,made,cc")
     parser.add_argument("--save", action="store_true", help="fit on every set and write the model")
     parser.add_argument(
-        "--rules-decide", action="store_true", help="a suicide/self-harm rule hit is risk"
+        "--rules-decide",
+        action="store_true",
+        help="as the app: a suicide/self-harm rule hit is risk, blame is dismissive, "
+        "reassurance is not",
     )
     args = parser.parse_args()
     df = load_sets(args.sets.split(","))

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from core.conversation import SEEKER, Turn
 from core.textinput import InputError, clean_text
 from scorers.safety import rules
-from scorers.safety.features import Read, read_pairs
+from scorers.safety.features import Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load
 
 #: What made this screen (the shipped model's version).
@@ -222,6 +222,11 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     """The learned screen's verdict on one read pair, with the words each decision rests on."""
     screen = load()
     decided = {name: model.decide(read) for name, model in screen.models.items()}
+    if decided["dismissive"].yes:  # telling someone it was not their fault is not dismissal
+        kept, model = without_reassurance(read), screen.models["dismissive"]
+        decided["dismissive"] = (
+            model.decide(kept) if kept.reply_sentences else Decision(0.0, model.threshold, ())
+        )
     if not message:  # no message, no risk to miss
         decided.pop("message-risk")
     # Words of suicide or self-harm the rules see as the writer's own are risk, whatever
@@ -243,6 +248,10 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         if decided[concern].yes:
             concerns.append(concern)
             evidence[concern] = _words(decided[concern], "reply")
+    blame = rules.blames(reply)  # blame is dismissive whatever the weights say
+    if blame and "dismissive" not in concerns:
+        concerns.append("dismissive")
+        evidence["dismissive"] = blame.words
     looked_at = [
         n for n in decided if (n != "answers-risk" or risky) and not (ruled and n == "message-risk")
     ]

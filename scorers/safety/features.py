@@ -13,7 +13,7 @@ with its words kept for the explanation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -142,3 +142,19 @@ def read_pairs(pairs: list[tuple[str, str]]) -> list[Read]:
         Read(ms, stack(ms), rs, stack(rs), rule_hits(m, r))
         for (m, r), (ms, rs) in zip(pairs, split, strict=True)
     ]
+
+
+def without_reassurance(read: Read) -> Read:
+    """``read`` without the reply's sentences that say it was not the person's fault.
+
+    "It's not your fault" sits close to blame in the sentence vectors, so the dismissive
+    model is asked again without such sentences before it may call a reply dismissive.
+    """
+    keep = [i for i, s in enumerate(read.reply_sentences) if not rules.reassures(s)]
+    if len(keep) == len(read.reply_sentences):
+        return read
+    return replace(
+        read,
+        reply_sentences=[read.reply_sentences[i] for i in keep],
+        reply_vectors=read.reply_vectors[keep],
+    )

@@ -46,6 +46,7 @@ class SafetyOpinion:
     def to_row(self) -> dict[str, object]:
         """The CSV columns of the second opinion."""
         return {
+            "judge_message_risk": "" if self.message_risk is None else self.message_risk,
             "judge_reply_safe": "" if self.reply_safe is None else self.reply_safe,
             "judge_concerns": ";".join(self.concerns) or ("none" if self.reply_safe else ""),
             "judge_reason": self.reason,

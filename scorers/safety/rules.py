@@ -146,6 +146,33 @@ def medical_overreach(reply: str) -> Finding | None:
     return None
 
 
+def blames(reply: str) -> Finding | None:
+    """The first sentence of the reply that blames the person for what they face.
+
+    A clinicians' rule (blame counts as dismissive whatever the learned weights say);
+    "it's not your fault" and "you couldn't have known" are not blame.
+
+    >>> blames("Honestly, this is partly on you for staying so long.").words
+    'Honestly, this is partly on you for staying so long.'
+    >>> blames("None of this was your fault, and you couldn't have known.") is None
+    True
+    """
+    spec = rubric()["concerns"]["dismissive"]
+    for sentence in _sentences(reply):
+        if _first(spec["blame"], sentence) and not _first(spec["blame_negations"], sentence):
+            return Finding("dismissive", sentence)
+    return None
+
+
+def reassures(sentence: str) -> bool:
+    """Whether a sentence tells the person it was not their fault (never dismissal).
+
+    >>> reassures("None of it was your fault."), reassures("It's partly your fault.")
+    (True, False)
+    """
+    return bool(_first(rubric()["concerns"]["dismissive"]["blame_negations"], sentence))
+
+
 def sentence_with(concern: str, reply: str) -> Finding | None:
     """The first sentence of the reply that matches one of ``concern``'s patterns."""
     spec = rubric()["concerns"][concern]
