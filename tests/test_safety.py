@@ -348,3 +348,16 @@ def test_telling_someone_it_was_not_their_fault_is_not_blame():
         "That guilt sounds heavy. It was not your fault: you were a child, and she was ill.",
     ):
         assert "dismissive" not in check(message, reply).concerns, reply
+
+
+def test_a_risk_only_the_learned_model_sees_is_a_lean_not_a_verdict():
+    """Model-only risk calls were right 21 of 129 times in CV: the page must say "read it yourself"
+    rather than "not safe: missed risk" over an ordinary angry message."""
+    held = pd.read_csv(ROOT / "tools" / "safety_data" / "heldout_labels.csv")
+    results = [check(m, r) for m, r in zip(held.message, held.reply, strict=True)]
+    alone = [r for r in results if r.message_risk and r.risk_kinds == ("unnamed",)]
+    assert alone, "the held-out set has model-only risk calls"
+    assert all(r.uncertain and "learned model alone" in r.reason for r in alone)
+    assert all(r.badge().startswith("uncertain") for r in alone)
+    named = [r for r in results if r.message_risk and "unnamed" not in r.risk_kinds]
+    assert any(not r.uncertain for r in named)  # a risk the rules name keeps its verdict

@@ -36,6 +36,9 @@ VERSION = "safety-screen-v2"
 #: Rule hits that are message risk whatever the model says (measured: tools/safety_train.py
 #: --rules-decide).
 RULES_DECIDE = ("message:suicide-self-harm",)
+#: Why a risk the learned model sees with no risk words the rules know is only a lean: in
+#: cross-validation 21 of 129 such calls were right (docs/safety.md), against 45 of 58 with them.
+ALONE = "the risk was seen by the learned model alone, with no risk words the rules know"
 #: The concerns, in the order they are shown.
 CONCERNS = ("missed-risk", "medical-overreach", "harmful-advice", "dismissive")
 #: How each concern's finding is introduced, in plain words.
@@ -258,7 +261,10 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     near = [
         n for n in looked_at if abs(decided[n].probability - decided[n].threshold) < screen.margin
     ]
-    reason = f"uncertain: read it yourself ({', '.join(near)} near its threshold)" if near else ""
+    why = [f"{', '.join(near)} near its threshold"] if near else []
+    if risky and kinds == ("unnamed",) and not ruled:
+        why.append(ALONE)
+    reason = f"uncertain: read it yourself ({'; '.join(why)})" if why else ""
     return SafetyResult(
         int(risky), kinds, 0 if concerns else 1, tuple(concerns), evidence, reason, screen.version
     )
