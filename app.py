@@ -1,9 +1,16 @@
 """Empathy Lab: the page list and the launch, nothing else.
 
-python app.py            # http://127.0.0.1:7860, local model, no keys needed
+python app.py                 # http://127.0.0.1:7860, local model, no keys needed
+python app.py --port 8080     # another port (--host 0.0.0.0: every network interface)
+python app.py --help          # what it does and the settings it reads; starts nothing
 """
 
 from __future__ import annotations
+
+from core.app_options import parse_args
+
+if __name__ == "__main__":  # --help answers before the pages load (seconds of imports)
+    ARGS = parse_args()
 
 import threading
 
@@ -92,4 +99,4 @@ def start(**launch: object) -> gr.Blocks:
 
 
 if __name__ == "__main__":
-    start()
+    start(**{k: v for k, v in (("server_name", ARGS.host), ("server_port", ARGS.port)) if v})

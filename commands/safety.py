@@ -37,9 +37,7 @@ COLUMNS = (
     "safety_reason",
 )
 #: Added by ``--judge``.
-JUDGE_COLUMNS = (
-    "judge_message_risk", "judge_reply_safe", "judge_concerns", "judge_reason"
-)
+JUDGE_COLUMNS = ("judge_message_risk", "judge_reply_safe", "judge_concerns", "judge_reason")
 
 
 def row_key(row: dict[str, str]) -> str:

@@ -6,6 +6,8 @@ the report and in the terminal.
 
 >>> fmt(0.12345), fmt(float("nan")), fmt(7), fmt(0.5, 2, signed=True)
 ('0.123', '–', '7', '+0.50')
+>>> fmt(-0.004, 2), p_value(0.0004), p_value(0.004), p_value(0.04)
+('0.00', '< 0.001', '< 0.01', '0.04')
 >>> percent(0.256), percent(None)
 ('26 %', '–')
 >>> cell(0.123456), cell(float("nan")), cell("ok")
@@ -33,11 +35,15 @@ def missing(value: Any) -> bool:
 def fmt(value: Any, digits: int = 3, signed: bool = False) -> str:
     """A number as text with ``digits`` decimals; integers whole.
 
-    At three or more digits (statistics: p-values, distances) a value below
-    0.001 is written in powers of ten rather than as zero.
+    At three or more digits (statistics: distances) a value below 0.001 is
+    written in powers of ten rather than as zero. A value that rounds to zero
+    never keeps a minus sign ("-0.00" read as a fall where there was none).
+    A p-value goes through :func:`p_value` instead.
 
     >>> fmt(0.00004), fmt(2.0, 1), fmt(-0.25, 2, signed=True), fmt(None)
     ('4.0e-05', '2.0', '-0.25', '–')
+    >>> fmt(-0.001, 2), fmt(-0.001, 2, signed=True), fmt(-0.0), fmt(-0.0004, 3)
+    ('0.00', '+0.00', '0.000', '-4.0e-04')
     """
     if missing(value):
         return MISSING
@@ -46,7 +52,31 @@ def fmt(value: Any, digits: int = 3, signed: bool = False) -> str:
     sign = "+" if signed else ""
     if digits >= 3 and abs(value) < 0.001 and value != 0:
         return f"{value:{sign}.1e}"
+    if round(value, digits) == 0:
+        value = 0.0  # -0.001 and -0.0 print as 0.00, never -0.00
     return f"{value:{sign}.{digits}f}"
+
+
+def p_value(value: Any, digits: int = 2, named: bool = False) -> str:
+    """A p-value as people read it: "< 0.001" or "< 0.01" where ``digits`` decimals would
+    print 0.00, else the value; ``named`` puts "p" in front ("p < 0.01", "p = 0.04").
+
+    >>> p_value(0.00002), p_value(0.003), p_value(0.0312), p_value(None)
+    ('< 0.001', '< 0.01', '0.03', '–')
+    >>> p_value(0.003, named=True), p_value(0.5, named=True), p_value(0.0004, 3)
+    ('p < 0.01', 'p = 0.50', '< 0.001')
+    """
+    if missing(value):
+        text = MISSING
+    elif value < 0.001:
+        text = "< 0.001"
+    elif round(value, digits) == 0:
+        text = f"< {10.0**-digits:.{digits}f}"
+    else:
+        text = f"{value:.{digits}f}"
+    if not named:
+        return text
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def with_interval(value: Any, low: Any = None, high: Any = None, digits: int = 2) -> str:
@@ -76,7 +106,9 @@ def cell(value: Any, digits: int = 3) -> Any:
 
     >>> cell(2.0 / 3, 2), cell(None), cell(3)
     (0.67, '–', 3)
+    >>> cell(-0.0001, 2)
+    0.0
     """
     if missing(value):
         return MISSING
-    return round(value, digits) if isinstance(value, float) else value
+    return round(value, digits) + 0.0 if isinstance(value, float) else value  # -0.0 -> 0.0

@@ -22,7 +22,7 @@ from pages.widgets.progress import gradio_progress
 from pages.widgets.robustness_report import report_section
 from pages.widgets.scores import names
 from perturbations.registry import PERTURBATIONS, resolve
-from reports.lab import change_chart, lab_table
+from reports.lab import change_chart, lab_table, same_score_note
 from responders.registry import default_responder_ids, get_responder
 from scorers.base import Score
 from scorers.registry import DEFAULT_JUDGE, SAMPLED_JUDGE, get_scorer
@@ -116,8 +116,9 @@ def at_the_top(originals: dict[str, Score]) -> str:
 def _lab_outputs(
     originals: dict[str, Score], rows: list[rb.VariantScores], message: str, note: str
 ) -> tuple[str, go.Figure, list[dict], gr.Dropdown, str]:
-    """Table, chart, flaggable rows, the row picker and the note for one lab result. A
-    variant that left the reply as it was is not shown as a zero change: the note says why."""
+    """Table, chart, flaggable rows, the row picker and the note for one lab result. The note
+    says why a variant that changed nothing is left out, and names a scorer that gave every
+    version the same score, with its reasons."""
     shown = [row for row in rows if not _why_unchanged(row)]
     state = [
         {
@@ -133,7 +134,7 @@ def _lab_outputs(
         change_chart(shown, names),
         state,
         gr.Dropdown(choices=choices, value=choices[0] if choices else None),
-        note + nothing_to_measure(rows),
+        note + same_score_note(originals, shown, names) + nothing_to_measure(rows),
     )
 
 

@@ -26,6 +26,7 @@ from pages.widgets.trust import (
     phone_titles,
     result_table,
     table_frame,
+    trust_note,
 )
 from reports import alignment as charts
 from scorers.calibration import CalibrationError, save_calibration
@@ -176,6 +177,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State
                 maximum=alignment.MAX_BOOT,
                 label=f"Bootstrap resamples (0–{alignment.MAX_BOOT:,})",
             )
+        note, measured = _trust_note_box("bert-head")
         source = gr.Radio(  # a long name wraps here; a dropdown cut it off
             sources,
             value="welivita",
@@ -198,6 +200,9 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State
         files = gr.File(label="report.json and report.html", file_count="multiple")
         state = gr.State()
     source.change(lambda s: gr.update(visible=s == UPLOAD), source, upload_row)
+    scorer.change(
+        lambda sid: trust_note(sid) if sid else ("", ""), scorer, [note, measured], api_name=False
+    )
     aligned = go_align.click(
         with_notice(run_align, 7, clears=True),
         [scorer, source, upload, mapping, scale, sample, boot, *keys],
@@ -206,6 +211,16 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State
     )
     fit_after(aligned, [table])
     return state, source
+
+
+def _trust_note_box(scorer_id: str) -> tuple[gr.Markdown, gr.Markdown]:
+    """The chosen scorer's trust note: what people would likely give for one of its scores,
+    and its statistics one click away."""
+    lead, how = trust_note(scorer_id)
+    note = gr.Markdown(lead, elem_id="trust-note")
+    with gr.Accordion("How this was measured", open=False):
+        measured = gr.Markdown(how)
+    return note, measured
 
 
 def _upload_row() -> tuple[gr.Row, gr.File, gr.Textbox, gr.Textbox]:

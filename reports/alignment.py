@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.numbers import fmt, with_interval
+from core.numbers import fmt, p_value, with_interval
 
 #: Plain-language readings of each statistic (for clinicians and teachers).
 EXPLAIN: dict[str, str] = {
@@ -82,6 +82,8 @@ LABELS: dict[str, str] = {
 #: Statistics shown without a bootstrap interval: counts, and a test and its p-value
 #: (an interval around a p-value has no useful reading).
 NO_INTERVAL = frozenset({"n", "t_stat", "t_p", "pearson_t", "pearson_p"})
+#: The p-values: printed "< 0.01" or "< 0.001" where two decimals would read 0.00.
+P_VALUES = frozenset({"t_p", "pearson_p"})
 
 
 def table_rows(
@@ -93,6 +95,8 @@ def table_rows(
 
     >>> table_rows({"overall": {"n": 9, "t_p": 0.04, "ci": {"t_p": (0.01, 0.2)}}}, True)[-1]
     ['p-value of the paired t', '0.04']
+    >>> table_rows({"overall": {"t_p": 0.0002, "cohens_d": -0.001}})[-1], table_rows({"overall": {"cohens_d": -0.001}})[3]
+    (['t_p', '< 0.001'], ['cohens_d', '0.00'])
     """
     rows = []
     for key in TABLE_KEYS:
@@ -100,7 +104,8 @@ def table_rows(
         for result in components.values():
             ci = result.get("ci", {}).get(key)
             low, high = ci if ci and key not in NO_INTERVAL else (None, None)
-            row.append(with_interval(result.get(key), low, high))
+            value = result.get(key)
+            row.append(p_value(value) if key in P_VALUES else with_interval(value, low, high))
         rows.append(row)
     return rows
 

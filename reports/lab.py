@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from core.numbers import fmt
 from reports.colors import color_for
 from reports.layout import legend_below, lines_of, wrap
+from scorers.base import Score
 from studies import robustness as rb
 
 Names = Callable[[str], str]
@@ -61,7 +62,9 @@ def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str)
             values = " / ".join(fmt(v, 2) for v in change.after.components().values())
             delta = change.delta("overall")
             colour = "#b00" if delta < -0.25 else "#070" if delta > 0.25 else "inherit"
-            cells.append(f"<td>{values} <b style='color:{colour}'>({delta:+.2f})</b></td>")
+            cells.append(
+                f"<td>{values} <b style='color:{colour}'>({fmt(delta, 2, signed=True)})</b></td>"
+            )
         variant = row.variant
         # Scores come before the long text, so a phone shows them without scrolling.
         body.append(
@@ -76,6 +79,58 @@ def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str)
         f"{head}<th>how</th><th>modified text</th></tr>{''.join(body)}</table></div>"
         "<small>Wider than the screen? Swipe the table sideways to read the modified texts →</small>"
     )
+
+
+#: The most characters of a judge's reason quoted beside a flat result.
+REASON_CHARS = 400
+
+
+def _quoted(reason: str) -> str:
+    """A judge's own words as an escaped Markdown quote on one line, cut to a readable length."""
+    text = " ".join(reason.split())
+    if len(text) > REASON_CHARS:
+        text = text[: REASON_CHARS - 1].rstrip() + "…"
+    return "> " + html.escape(text, quote=False)
+
+
+def same_score_note(
+    originals: dict[str, Score], rows: list[rb.VariantScores], names: Names = str
+) -> str:
+    """Plain words for each scorer that gave every version the same score (its +0.00s are no
+    sign of robustness), with its own reasons for the original and one perturbed version
+    (*judge-injection* when it has one) where it gave reasons.
+
+    >>> from perturbations.registry import get_perturbation
+    >>> top = Score.from_components("j", 3, 3, 3, rationale="Warm and specific.")
+    >>> v = get_perturbation("leetspeak")("I hear you.", seed=0)
+    >>> row = rb.VariantScores(v, {"j": rb.Change(0, "leetspeak", "j", top, top)})
+    >>> print(same_score_note({"j": top}, [row]).strip())
+    **j** gave every version the same score (3.00), so these changes cannot show a movement: a +0.00 here does not mean it resisted the change.
+    <BLANKLINE>
+    Its reasons for the original:
+    <BLANKLINE>
+    > Warm and specific.
+    <BLANKLINE>
+    And for *leetspeak*:
+    <BLANKLINE>
+    > Warm and specific.
+    """
+    lines = []
+    for sid, value in rb.same_everywhere(originals, rows).items():
+        lines.append(
+            f"**{names(sid)}** gave every version the same score ({fmt(value, 2)}), so these "
+            "changes cannot show a movement: a +0.00 here does not mean it resisted the change."
+        )
+        reasoned = [r for r in rows if r.changes[sid].ok and r.changes[sid].after.rationale]
+        reasoned.sort(key=lambda r: r.variant.perturbation_id != "judge-injection")
+        if originals[sid].rationale and reasoned:
+            lines += [
+                "Its reasons for the original:",
+                _quoted(originals[sid].rationale),
+                f"And for *{reasoned[0].variant.perturbation_id}*:",
+                _quoted(reasoned[0].changes[sid].after.rationale or ""),
+            ]
+    return "".join(f"\n\n{line}" for line in lines)
 
 
 def how_made(method: str) -> str:
@@ -122,7 +177,7 @@ def change_chart(rows: list[rb.VariantScores], names: Names = str) -> go.Figure:
             orientation="h",
             y=[r.variant.perturbation_id for r in rows],
             x=deltas,
-            text=["not scored" if d is None else f"{d:+.2f}" for d in deltas],
+            text=["not scored" if d is None else fmt(d, 2, signed=True) for d in deltas],
             textposition="outside",
             cliponaxis=False,
         )

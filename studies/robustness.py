@@ -250,3 +250,23 @@ def perturb_one(
         for v in variants[0]
     ]
     return originals, rows
+
+
+def same_everywhere(originals: dict[str, Score], rows: Sequence[VariantScores]) -> dict[str, float]:
+    """The scorers that gave the original and every scored variant the same overall score,
+    with that score: their changes are all zero whatever the perturbation did, so they
+    cannot show a movement (a judge at the top of its scale, or one that ignores the text).
+
+    >>> from perturbations.registry import get_perturbation
+    >>> top = Score.from_components("j", 3, 3, 3)
+    >>> v = get_perturbation("leetspeak")("I hear you.", seed=0)
+    >>> same_everywhere({"j": top}, [VariantScores(v, {"j": Change(0, "leetspeak", "j", top, top)})])
+    {'j': 3.0}
+    """
+    same = {}
+    for sid, original in originals.items():
+        changes = [row.changes[sid] for row in rows if sid in row.changes]
+        scored = [c for c in changes if c.ok]
+        if original.ok and scored and all(abs(c.delta("overall")) < 1e-9 for c in scored):
+            same[sid] = float(original.overall)
+    return same

@@ -11,6 +11,7 @@ import tempfile
 import gradio as gr
 import plotly.graph_objects as go
 
+from core.numbers import cell
 from core.questions import load_questions
 from pages.widgets.progress import gradio_progress
 from pages.widgets.scores import names
@@ -46,9 +47,9 @@ def run_report(
             r["perturbation"],
             r["scorer"],
             r["component"],
-            round(r["mean_change"], 3),
-            round(r["mean_abs_change"], 3),
-            round(r["share_overall_moved"], 2),
+            cell(r["mean_change"], 3),
+            cell(r["mean_abs_change"], 3),
+            cell(r["share_overall_moved"], 2),
             r["n"],
         ]
         for r in report

@@ -69,21 +69,18 @@ def ticked_by_default(scorer_ids: Iterable[str]) -> tuple[list[str], str]:
 
 
 def judge_cautions(scorer_ids: Iterable[str] | None) -> str:
-    """How far each chosen scorer can be trusted, from its card: a plain band first (how far
-    one score may sit from the labels), the statistics after it.
+    """How far each chosen scorer can be trusted: what people would likely give around one of
+    its scores first (or plainly that it was never measured against people), the statistics
+    one click away (:func:`pages.widgets.trust.trust_notes`).
 
-    >>> judge_cautions(["judge-weighted/local/qwen2.5-coder-1.5b"]).count("±0.6")
-    1
+    >>> "people would likely give between" in judge_cautions(["bert-head"])
+    True
     >>> judge_cautions([])
     ''
     """
-    notes = []
-    for sid in scorer_ids or []:
-        card = _cards().get(sid, {})
-        if card.get("caution"):
-            band = f"{card['band']} " if card.get("band") else ""
-            notes.append(f"**{scorer_label(sid)}**: {band}<small>{card['caution']}</small>")
-    return "\n\n".join(notes)
+    from pages.widgets.trust import trust_notes
+
+    return trust_notes(scorer_ids)
 
 
 def local_judges(scorer_ids: Iterable[str] | None) -> list[str]:
