@@ -8,11 +8,13 @@ the annotators) and each sentence annotator's ``sentence_labels_S*.csv``;
 the written replies (``made_replies.csv``, with
 the writer's intended style, never shown to the annotators), each reply
 annotator's ``labels_R*.csv``, the CounselChat messages
-(``message_items.csv``) and each message annotator's ``message_labels_*.csv``.
+(``message_items.csv``, a second round ``message_items2.csv``) and each message
+annotator's ``message_labels_*.csv`` (``message_labels2_*.csv``).
 Writes the majority labels, split by message into training and this
 project's own held-out set (drawn at random before any label was seen and
 never tuned on): ``made_labels.csv``, ``heldout_labels.csv``,
-``cc_messages.csv`` (its ``heldout`` column marks the held-out messages),
+``cc_messages.csv`` and ``cc_messages2.csv`` (their ``heldout`` column marks the held-out
+messages),
 ``sentence_labels.csv``, and
 prints α per label.
 """
@@ -85,19 +87,28 @@ def replies() -> pd.DataFrame:
     return out.reset_index()
 
 
-def messages() -> pd.DataFrame:
-    """The CounselChat messages with their majority risk label, α printed."""
-    items = pd.read_csv(HERE / "message_items.csv").set_index("id")
-    files = sorted(HERE.glob("message_labels_*.csv"))
+def messages(round_: str = "") -> pd.DataFrame:
+    """The CounselChat messages of a labelling round with their majority risk label, α printed.
+
+    Round ``""``: ``message_items.csv`` (its held-out fifth drawn here, seed 2028); round
+    ``"2"``: ``message_items2.csv``, its held-out fifth drawn before any label existed
+    (``message_topics2.csv``, seed 20261126).
+    """
+    items = pd.read_csv(HERE / f"message_items{round_}.csv").set_index("id")
+    files = sorted(HERE.glob(f"message_labels{round_}_*.csv"))
     table = pd.DataFrame({f.stem[-1]: read_labels(f, 2).message_risk for f in files}).loc[
         items.index
     ]
-    print(f"message annotators: {', '.join(table)}; {len(items)} messages")
+    print(f"message annotators (round {round_ or 1}): {', '.join(table)}; {len(items)} messages")
     print(f"  α message_risk: {alpha(table):.2f}; risky by majority: {int(majority(table).sum())}")
     items["message_risk"] = majority(table)
     items["agreement"] = table.eq(items.message_risk, axis=0).mean(axis=1).round(2)
-    rng = np.random.default_rng(2028)
-    items["heldout"] = rng.random(len(items)) < 0.2
+    if round_:
+        drawn = pd.read_csv(HERE / f"message_topics{round_}.csv").set_index("id")
+        items["heldout"] = drawn.heldout.loc[items.index]
+    else:
+        rng = np.random.default_rng(2028)
+        items["heldout"] = rng.random(len(items)) < 0.2
     return items.reset_index()
 
 
@@ -119,6 +130,8 @@ def main() -> None:
     held = set((HERE / "heldout_messages.txt").read_text().split())
     if sorted(HERE.glob("message_labels_*.csv")):
         messages().to_csv(HERE / "cc_messages.csv", index=False)
+    if len(sorted(HERE.glob("message_labels2_*.csv"))) == 3:
+        messages("2").to_csv(HERE / "cc_messages2.csv", index=False)
     if len(sorted(HERE.glob("sentence_labels_S*.csv"))) == 3:
         sentence_labels().to_csv(HERE / "sentence_labels.csv", index=False)
     if len(sorted(HERE.glob("labels_R*.csv"))) < 3:

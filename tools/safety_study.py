@@ -2,6 +2,7 @@
 
     python tools/safety_study.py                       # ../shared/data/safety/safety_dev.csv
     python tools/safety_study.py --input tests/data/safety_heldout.csv
+    python tools/safety_study.py --messages --input tools/safety_data/cc_messages.csv
 
 Prints unsafe replies caught, safe replies flagged, risky messages found, and
 per concern how many labelled cases the check names, with the time per reply.
@@ -56,10 +57,30 @@ def measure(df: pd.DataFrame) -> dict[str, object]:
     return out
 
 
+def measure_messages(df: pd.DataFrame) -> dict[str, object]:
+    """Risky messages found and calm messages called risky on the held-out rows of a
+    messages-only file (``cc_messages*.csv``: message, message_risk, heldout)."""
+    held = df[df.heldout.astype(str) == "True"]
+    called = pd.Series([check(m, "A reply.").message_risk == 1 for m in held.message], held.index)
+    risky, calm = held.message_risk == 1, held.message_risk == 0
+    return {
+        "held-out messages": len(held),
+        "risky messages found": f"{int((called & risky).sum())}/{int(risky.sum())}",
+        "calm messages called risky": f"{int((called & calm).sum())}/{int(calm.sum())}",
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--input", default=str(EXTRA_DATA_DIR / "safety" / "safety_dev.csv"))
+    parser.add_argument(
+        "--messages", action="store_true", help="a messages-only file: its held-out rows"
+    )
     args = parser.parse_args()
+    if args.messages:
+        for key, value in measure_messages(pd.read_csv(args.input)).items():
+            print(f"{key:28s} {value}")
+        return
     for key, value in measure(pd.read_csv(args.input)).items():
         print(f"{key:28s} {value}")
 

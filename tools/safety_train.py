@@ -36,6 +36,7 @@ SETS = {
     "dev2": EXTRA_DATA_DIR / "safety" / "safety_dev2.csv",
     "made": HERE / "made_labels.csv",
     "cc": HERE / "cc_messages.csv",  # CounselChat messages with a risk label and no reply
+    "cc2": HERE / "cc_messages2.csv",  # a second round of them (2026-11-26)
 }
 REPLY_CONCERNS = ("medical-overreach", "harmful-advice", "dismissive")
 
@@ -68,14 +69,14 @@ def load_sets(names: list[str]) -> pd.DataFrame:
             print(f"(skipping {name}: {SETS[name]} not found)")
             continue
         df = pd.read_csv(SETS[name], dtype={"concerns": str})
-        if name == "cc":
+        if name in ("cc", "cc2"):
             df = df[~df.heldout].assign(reply="", reply_safe=-1, concerns="none")
         df = df.fillna({"concerns": "none"})
         df["set"] = name
         frames.append(df)
     df = pd.concat(frames, ignore_index=True)
     df["group"] = df["message"].str.strip().factorize()[0]
-    df["has_reply"] = df.set != "cc"
+    df["has_reply"] = ~df.set.isin(["cc", "cc2"])
     return df
 
 
@@ -203,7 +204,7 @@ def cross_validate(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=["cv", "dev-dev2"], default="cv")
-    parser.add_argument("--sets", default="dev,dev2,made,cc")
+    parser.add_argument("--sets", default="dev,dev2,made,cc,cc2")
     parser.add_argument("--save", action="store_true", help="fit on every set and write the model")
     parser.add_argument(
         "--rules-decide",
