@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reports.batch import SHOW_CUES, TITLE_LINE_PX, BatchReport, write_report
+from reports.batch import SHOW_CUES, BatchReport, write_report
+from reports.batch_charts import TITLE_LINE_PX
 from studies.batch.plan import BatchQuestion, BatchSettings, plan_rows
 from studies.batch.store import RunFolder
 

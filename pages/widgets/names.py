@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from reports.batch import responder_name, scorer_name
+from reports.batch_charts import responder_name, scorer_name
 
 
 def responder_choices(ids: Iterable[str]) -> list[tuple[str, str]]:
