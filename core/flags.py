@@ -6,19 +6,27 @@ says what a flagged case holds: what it takes to reproduce it.
 
 >>> FlagRecord(page="compare", message="m", reply="=1+1").values()["reply"]
 '=1+1'
+
+The same reply flagged again for the same reason is not written twice
+(:meth:`FlagLog.append_once`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from filelock import FileLock
+
 from config import APP_VERSION, SETTINGS
+from core.cells import unsanitize_cell
 from core.csvlog import CsvLog, CsvLogError
 
 FLAG_FILE_NAME = "flags.csv"
@@ -41,6 +49,21 @@ FIELDS: tuple[str, ...] = (
     "app_version",
     "note",
 )
+#: The cells that make two flags the same reply (flagged on the same page).
+SAME_REPLY: tuple[str, ...] = ("page", "responder_id", "message", "reply")
+#: The kept keys of a safety check's entry in ``scores``: the screen's, then the second
+#: opinion's (the LLM safety judge, when it was asked), in the comparison download's words.
+SAFETY_KEYS: tuple[str, ...] = (
+    "reply_safe",
+    "concerns",
+    "message_risk",
+    "second_opinion_safe",
+    "second_opinion_concerns",
+    "second_opinion_reason",
+    "second_opinion_judge",
+)
+_ONCE_LOCKS: dict[Path, threading.Lock] = {}
+_ONCE_GUARD = threading.Lock()
 
 
 @dataclass
@@ -91,8 +114,9 @@ class FlagRecord:
     def values(self) -> dict[str, str]:
         """The row's cells before the log redacts and sanitises them, stamped now."""
         kept = ("scorer_id", "cognitive", "emotional", "behavioral", "overall", "status")
-        screen = ("reply_safe", "concerns", "message_risk")  # the safety screen's entry
-        scores = [{k: s.get(k) for k in kept + screen if k in kept or k in s} for s in self.scores]
+        scores = [
+            {k: s.get(k) for k in kept + SAFETY_KEYS if k in kept or k in s} for s in self.scores
+        ]
         values = {
             "flag_id": uuid.uuid4().hex,
             "timestamp": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -150,3 +174,34 @@ class FlagLog(CsvLog):
     def append(self, record: FlagRecord, secrets: Iterable[str] = ()) -> dict[str, str]:  # type: ignore[override]
         """Append one flagged case; returns the row as written. Raises :class:`FlagLogError`."""
         return super().append(record.values(), secrets)
+
+    def append_once(
+        self, record: FlagRecord, secrets: Iterable[str] = ()
+    ) -> tuple[dict[str, str] | None, int]:
+        """Append ``record`` unless the log holds the same reply flagged for the same reason
+        (the same note, spaces aside). Returns the row written (None when nothing was) and
+        how many earlier flags of the same reply the log holds. Raises :class:`FlagLogError`.
+
+        >>> import tempfile
+        >>> log = FlagLog(Path(tempfile.mkdtemp()))
+        >>> flag = FlagRecord(page="compare", message="m", reply="r", note="cold")
+        >>> [(row is not None, earlier) for row, earlier in (log.append_once(flag),
+        ...     log.append_once(flag), log.append_once(FlagRecord("compare", "m", "r")))]
+        [(True, 0), (False, 1), (True, 1)]
+        """
+        wanted = {k: unsanitize_cell(v) for k, v in self.prepare(record.values(), secrets).items()}
+        with self._once_lock():
+            earlier = [r for r in self.read() if all(r[k] == wanted[k] for k in SAME_REPLY)]
+            if any(r["note"].strip() == wanted["note"].strip() for r in earlier):
+                return None, len(earlier)
+            return self.append(record, secrets), len(earlier)
+
+    @contextmanager
+    def _once_lock(self) -> Iterator[None]:
+        """Held while :meth:`append_once` reads and appends (across threads and processes;
+        the log's own lock is taken inside it by each read and append)."""
+        with _ONCE_GUARD:
+            thread_lock = _ONCE_LOCKS.setdefault(self.path.resolve(), threading.Lock())
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with thread_lock, FileLock(str(self.path) + ".once.lock", timeout=60):
+            yield

@@ -20,10 +20,11 @@ from config import (
 from core.questions import load_questions
 from pages.compare_updates import (
     SCORER_IDS,
+    compare_on_page,
     export_comparison,
+    flag_shown_reply,
     question_text,
     rescore,
-    run_compare,
 )
 from pages.widgets.conversation import (
     MESSAGE_INFO,
@@ -41,7 +42,6 @@ from pages.widgets.rating import rating_box
 from pages.widgets.rating import wire as wire_rating
 from pages.widgets.reply_panels import (
     default_selection,
-    flag_reply,
     panel_visibility,
     refresh_choices,
     reply_panels,
@@ -186,8 +186,9 @@ def build() -> gr.Blocks:
         # The replies appear below the inputs: bring them into view as soon as work starts.
         run.click(None, js=SCROLL_TO_PROGRESS)
         event = run.click(
-            # A refusal (empty or too long message, nothing ticked) stays in the progress line.
-            reports_problems(len(outputs) - 1, at=outputs.index(progress))(run_compare),
+            # A refusal (empty or too long message, nothing ticked) stays in the progress line,
+            # which says so when the replies on screen answer the previous message.
+            compare_on_page,
             [
                 message,
                 selected,
@@ -198,6 +199,7 @@ def build() -> gr.Blocks:
                 *keys_in,
                 *judge_boxes,
                 second_opinion,
+                replies,
             ],
             outputs,
             api_name="compare",
@@ -227,7 +229,7 @@ def build() -> gr.Blocks:
         wire_rating(rating, page, replies, hidden, keys_in, names, after=[event, rescoring])
         for rid, (note, button, flag_status) in flags.items():
             button.click(
-                lambda state, text, *keys, rid=rid: flag_reply(rid, state, text, *keys),
+                lambda state, text, *keys, rid=rid: flag_shown_reply(rid, state, text, *keys),
                 [replies, note, *keys_in],
                 flag_status,
                 api_name=f"flag_{rid.split('/')[0].replace('-', '_')}",

@@ -18,10 +18,12 @@ from config import (
     Keys,
 )
 from core.conversation import asked
+from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.questions import by_label
 from core.textinput import InputError
 from pages.widgets.judge import judge_options
 from pages.widgets.keys import typed_keys
+from pages.widgets.notice import REFUSALS, problem
 from pages.widgets.reply_panels import (
     RESPONDER_IDS,
 )
@@ -36,11 +38,17 @@ from responders.registry import get_responder
 from scorers.base import Scorer
 from scorers.registry import get_scorer, offered_scorer_ids
 from scorers.safety import SAFETY_ID, SafetyResult
-from scorers.safety.judge import SafetyJudge, safety_judge
-from studies.comparison import Comparison, rescore_comparison, stream_comparison
-from studies.comparison_record import write_record
+from scorers.safety.judge import SafetyJudge, SafetyOpinion, safety_judge
+from studies.comparison import SECOND_OPINION, Comparison, rescore_comparison, stream_comparison
+from studies.comparison_record import second_opinion_cells, write_record
 
 SCORER_IDS = offered_scorer_ids()
+#: The progress line above the replies when a new message is refused and the replies on
+#: screen stay (so an accidental press loses nothing); the next run's progress replaces it.
+KEPT_NOTE = "⚠️ **Showing the replies to your previous message; the new one was not sent:** {}"
+#: How many outputs a comparison's moment updates: two per panel, the table, both radars,
+#: the progress line and the state (see :func:`_moment_updates`).
+OUTPUTS = 2 * len(RESPONDER_IDS) + 5
 
 
 def question_text(label: str | None) -> str:
@@ -58,6 +66,18 @@ def safety_entry(result: SafetyResult) -> dict[str, object]:
         "reply_safe": row["reply_safe"],
         "concerns": row["concerns"],
         "message_risk": row["message_risk"],
+    }
+
+
+def opinion_entry(opinion: SafetyOpinion) -> dict[str, object]:
+    """The safety judge's second opinion as one entry of a flag's scores, in the comparison
+    download's words (``second_opinion_safe``: 1 safe, 0 not safe, blank unavailable)."""
+    row = opinion.to_row()
+    return {
+        "scorer_id": SECOND_OPINION,
+        **second_opinion_cells(row),
+        "second_opinion_reason": row["judge_reason"],
+        "second_opinion_judge": opinion.judge,
     }
 
 
@@ -134,6 +154,30 @@ def run_compare(
     yield _moment_updates(state, time.monotonic() - started, with_scores=True, final=True)
 
 
+def compare_on_page(*inputs: object) -> Iterator[list[object]]:
+    """:func:`run_compare` as the Get replies button runs it: its last input is what the page
+    shows (the ``replies`` state).
+
+    A refusal (an empty or too long message, nothing ticked) leaves everything on screen and
+    says why in the progress line above the replies; when earlier replies are still shown,
+    it says plainly that they answer the previous message. The next run's progress line
+    replaces the note.
+    """
+    *arguments, saved = inputs
+    sent = False
+    try:
+        for update in run_compare(*arguments):  # type: ignore[arg-type]
+            sent = True
+            yield update
+    except REFUSALS as exc:
+        reason = problem(exc)
+        if not sent and (saved or {}).get("replies"):  # type: ignore[attr-defined]
+            reason = KEPT_NOTE.format(reason.removeprefix("⚠️ "))
+        updates: list[object] = [gr.skip()] * OUTPUTS
+        updates[-2] = reason
+        yield updates
+
+
 def _chosen(
     scorer_ids: list[str], rest: tuple[object, ...]
 ) -> tuple[Keys, list[Scorer], SafetyJudge | None]:
@@ -184,6 +228,8 @@ def _moment_updates(
         kept.setdefault(rid, []).append(score.to_dict())
     for rid, result in state.safety.items():  # a flag keeps the safety screen beside the scores
         kept.setdefault(rid, []).append(safety_entry(result))
+    for rid, opinion in state.opinions.items():  # and the second opinion, when one was asked
+        kept.setdefault(rid, []).append(opinion_entry(opinion))
     if with_scores:
         cut = frozenset(r for r, p in state.panels.items() if p.reply and p.reply.cut_off)
         badges = {rid: screen_heading(result) for rid, result in state.safety.items()}
@@ -206,3 +252,36 @@ def export_comparison(saved: dict, *key_values: str) -> list[str]:
         raise gr.Error("Get replies first: there is nothing to download yet.")
     folder = Path(tempfile.mkdtemp(prefix="comparison-"))
     return [str(p) for p in write_record(folder, shown, [v for v in key_values if v])]
+
+
+def flag_shown_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
+    """Append ``responder_id``'s reply on screen, its scores and safety checks to the flag log.
+
+    The same reply flagged again for the same reason (the same note) is not written twice:
+    the answer says it is already in the log; with another note it is an additional flag.
+    """
+    replies = (state or {}).get("replies", {})
+    reply = replies.get(responder_id)
+    if not reply or not reply.get("text"):
+        if replies:
+            return (
+                "This responder has no reply on screen to flag (not asked, or it could not answer)."
+            )
+        return "Nothing to flag yet: get the replies first."
+    scores = state.get("scores", {}).get(responder_id, [])
+    record = FlagRecord.from_reply("compare", reply, scores, note or "")
+    try:
+        written, earlier = FlagLog().append_once(record, secrets=[v for v in key_values if v])
+    except FlagLogError as exc:
+        raise gr.Error(str(exc)) from None
+    if written is None:
+        return (
+            "Already in the flag log: this reply was flagged for the same reason before, so "
+            "nothing new was written. To flag it again, give another reason in the note."
+        )
+    if earlier:
+        return (
+            f"Flagged again, with another reason: an additional flag (this reply is in the "
+            f"log {earlier + 1} times now). It is in the Flags tab."
+        )
+    return "Flagged. It is in the Flags tab."

@@ -28,6 +28,8 @@ from core.flags import FIELDS, FlagLog, FlagLogError
 from pages.widgets.names import responder_name, scorer_name
 from pages.widgets.safety_words import MESSAGE_RISK, MET_BY_REPLY
 
+#: What the flag's scores call the LLM safety judge's second opinion.
+SECOND_OPINION_NAME = "Second opinion (LLM safety judge)"
 #: Readable headers for the viewer.
 VIEW_HEADERS = ["When (UTC)", "Page", "Reply from", "Perturbation", "Note", "Reply", "Scores"]
 #: How long a copy made for the download button is kept.
@@ -64,6 +66,9 @@ def readable_scores(cell: str) -> str:
     'Empathy head (MiniLM + trained head): not scored (empty)'
     >>> readable_scores('[{"scorer_id": "safety", "reply_safe": 1, "message_risk": 1}]')
     'Safety screen: risk in the message; the reply meets it'
+    >>> readable_scores('[{"scorer_id": "safety-second-opinion", "second_opinion_safe": 0, '
+    ...                 '"second_opinion_concerns": "missed-risk"}]')
+    'Second opinion (LLM safety judge): not safe (missed risk)'
     """
     try:
         scores = json.loads(cell or "[]")
@@ -72,6 +77,9 @@ def readable_scores(cell: str) -> str:
     lines = []
     for s in scores if isinstance(scores, list) else []:
         name = scorer_name(str(s.get("scorer_id", "")))
+        if "second_opinion_safe" in s:
+            lines.append(f"{SECOND_OPINION_NAME}: {_opinion_verdict(s)}")
+            continue
         if "reply_safe" in s:  # the safety screen, in the Compare panel's words
             safe = "no concern found"
             if s["reply_safe"] == 1 and s.get("message_risk") == 1:
@@ -84,6 +92,16 @@ def readable_scores(cell: str) -> str:
         else:
             lines.append(f"{name}: not scored ({s.get('reason') or 'no reason given'})")
     return "\n".join(lines)
+
+
+def _opinion_verdict(entry: dict) -> str:
+    """The second opinion in the Compare panel's words (1 safe, 0 not safe, blank none)."""
+    concerns = str(entry.get("second_opinion_concerns") or "").replace("-", " ").replace(";", ", ")
+    if entry["second_opinion_safe"] == 1:
+        return "no concern found"
+    if entry["second_opinion_safe"] == 0:
+        return f"not safe ({concerns or 'no concern named'})"
+    return f"unavailable ({entry.get('second_opinion_reason') or 'no reason given'})"
 
 
 def _who(row: dict[str, str]) -> str:
@@ -177,7 +195,8 @@ def build() -> gr.Blocks:
         gr.Markdown(
             "## Flagged cases\nEvery flag from the other pages lands in one CSV log with what "
             f"it takes to reproduce it ({len(FIELDS)} columns: message, reply, responder and "
-            "settings, every score, perturbation and seed, note). API keys are never written."
+            "settings, every score and safety check (the second opinion too, when asked), "
+            "perturbation and seed, note). API keys are never written."
         )
         # Shows nothing: in the browser it watches the page come into view.
         sight = gr.HTML("", js_on_load=LOOK_ON_SIGHT_JS, apply_default_css=False,

@@ -17,10 +17,10 @@ from core.progress import Progress, silent
 from core.questions import by_label
 from core.textinput import InputError
 from pages.widgets.keys import typed_keys
-from pages.widgets.notice import notice_box, reports_problems
+from pages.widgets.notice import REFUSALS, notice_box, problem, reports_problems
 from pages.widgets.progress import follow
-from pages.widgets.round_maker import RESPONDER_IDS, maker_controls
-from pages.widgets.share import page_link, qr_data_uri
+from pages.widgets.round_maker import RESPONDER_IDS, TEACHER_LABEL, maker_controls, teacher_view
+from pages.widgets.share import hand_off
 from pages.widgets.visitor import voter_state
 from pages.widgets.vote_results import results_tab
 from reports.votes import reveal_markdown
@@ -56,16 +56,33 @@ def ballot_updates(
         for letter, source in shown
     ]
     boxes += [gr.update(value="", visible=False)] * (MAX_REPLIES - len(shown))
-    header = f"### Round {rnd.code}\n{note}\n\n**The message:**\n\n> " + rnd.message.replace(
-        "\n", "\n> "
-    )
     return [
-        header,
+        round_header(rnd, note),
         *boxes,
         gr.update(choices=letters, value=None, interactive=not voted),
         gr.update(choices=letters, value=None, interactive=not voted),
         reveal,
     ]
+
+
+def round_header(rnd: VoteRound, note: str = "") -> str:
+    """The ballot's heading: the round's code, a note (if any) and the message."""
+    return f"### Round {rnd.code}\n{note}\n\n**The message:**\n\n> " + rnd.message.replace(
+        "\n", "\n> "
+    )
+
+
+def kept_header(shown: str, what: str, exc: BaseException) -> object:
+    """The heading of round ``shown`` (still on screen) saying plainly that ``what`` failed and
+    why; no change when no round is shown. The next round shown replaces the note."""
+    try:
+        rnd = load_round(shown) if shown else None
+    except InputError:
+        rnd = None
+    if rnd is None:
+        return gr.skip()
+    reason = problem(exc).removeprefix("⚠️ ")
+    return round_header(rnd, f"⚠️ **Still showing round {rnd.code}; {what}:** {reason}")
 
 
 def open_round(code: str, voter: str) -> list[object]:
@@ -133,8 +150,8 @@ def create(
     left_out = "".join(f"\n\nLeft out: {p}" for p in problems)
     share = (
         f"**Round code: `{rnd.code}`** ({len(rnd.entries)} replies, shuffle seed {rnd.seed}). "
-        "Students type the code on the Vote page, or open the link below (or scan its code)."
-        + left_out
+        "Students type the code on the Vote page, or open the link below (copy it with its "
+        "button, or let them scan its code)." + left_out
     )
     voter = voter or new_voter_id()
     return [rnd.code, share, voter, rnd.code, *ballot_updates(rnd, voter)]
@@ -145,25 +162,47 @@ def create_following(
     *inputs: object,
 ) -> Iterator[list[object]]:
     """The Make button: :func:`create` in the background; every second the bar says which
-    reply (or scorer) is under way and for how long; Stop ends it.
+    reply (or scorer) is under way and for how long; Stop ends it. The last input is the
+    round on screen: a refused round leaves it there, marked as the earlier one.
 
     ``progress`` comes first: Gradio hands its tracker only to a parameter before ``*inputs``.
     """
+    *made, shown = inputs
     nothing = [gr.skip()] * (MAX_REPLIES + 8)  # a tick changes no output: the bar stays
-    made = yield from follow(
-        lambda report: create(*inputs, progress=report),  # type: ignore[arg-type]
-        progress,
-        shown=lambda _line: nothing,
-    )
-    yield made
+    try:
+        made_round = yield from follow(
+            lambda report: create(*made, progress=report),  # type: ignore[arg-type]
+            progress,
+            shown=lambda _line: nothing,
+        )
+    except REFUSALS as exc:  # the reason under the button and above the round on screen
+        kept = kept_header(str(shown or ""), "the new round was not made", exc)
+        made_round = [nothing[0], problem(exc), *nothing[2:4], kept, *nothing[5:]]
+    yield made_round
+
+
+def open_or_keep(code: str, voter: str, shown: str) -> list[object]:
+    """The Open button: [notice, voter, round code, *ballot updates]; ``shown`` is the round on
+    screen, which a refused code leaves there, marked as the earlier round."""
+    try:
+        return ["", *open_round(code, voter)]
+    except REFUSALS as exc:
+        what = f"round {(code or '').strip().upper()} was not opened"
+        return [problem(exc), gr.skip(), gr.skip(), kept_header(shown, what, exc),
+                *[gr.skip()] * (MAX_REPLIES + 3)]  # fmt: skip
+
+
+def round_link(code: str, request: gr.Request) -> tuple[object, str]:
+    """The round's full link as this visitor reached the server (in a box with a copy
+    button, hidden until there is a round) and its QR code."""
+    link, qr = hand_off(request, f"/vote?round={code}") if code else ("", "")
+    return gr.update(value=link, visible=bool(link)), qr
 
 
 def share_link(code: str, request: gr.Request) -> str:
-    """The round's full link as this visitor reached the server, and its QR code."""
-    if not code:
-        return ""
-    link = page_link(request, f"/vote?round={code}")
-    return f"`{link}`\n\n![QR code of the round's link]({qr_data_uri(link)})"
+    """The round's link and its QR code as one Markdown block (the page uses :func:`round_link`)."""
+    link, qr = hand_off(request, f"/vote?round={code}") if code else ("", "")
+    return f"`{link}`\n\n{qr}" if link else ""
 
 
 def vote(code: str, voter: str, most: str | None, least: str | None, reason: str) -> str:
@@ -194,13 +233,16 @@ def build() -> gr.Blocks:
                 code_box = gr.Textbox(label="Round code", placeholder="K7Q2", scale=3)
                 open_button = gr.Button("Open round", scale=1, interactive=False)
             open_notice = notice_box()
-            with gr.Accordion("Make a new round (teachers)", open=False):
+            # Open for a teacher; folded away under a round link (teacher_view, on load).
+            with gr.Accordion(TEACHER_LABEL, open=False) as teacher:
                 maker_inputs = maker_controls()
                 with gr.Row():
                     make_button = gr.Button("Make the round", variant="primary")
                     stop_button = gr.Button("Stop", variant="secondary")
                 share = notice_box(min_height=48)  # room for the progress bar
-                link = gr.Markdown()
+                link = gr.Textbox(label="The round's link for students", buttons=["copy"],
+                                  interactive=False, visible=False)  # fmt: skip
+                qr = gr.Markdown()
             round_md = gr.Markdown()
             boxes = [
                 gr.Textbox(visible=False, interactive=False, lines=3, max_lines=REPLY_MAX_LINES)
@@ -224,17 +266,15 @@ def build() -> gr.Blocks:
             current, [vote_button, results_code], api_name=False,
         )  # fmt: skip
         open_button.click(
-            reports_problems(2 + len(shown))(lambda c, v: ["", *open_round(c, v)]),
-            [code_box, voter],
-            [open_notice, voter, current, *shown],
+            open_or_keep, [code_box, voter, current], [open_notice, voter, current, *shown],
             api_name="open_round",
-        )
+        )  # fmt: skip
         making = make_button.click(
-            reports_problems(3 + len(shown), at=1)(create_following),
-            [*maker_inputs[:9], voter, *maker_inputs[9:]], [code_box, share, voter, current, *shown],
+            create_following, [*maker_inputs[:9], voter, *maker_inputs[9:], current],
+            [code_box, share, voter, current, *shown],
             api_name="create_round", concurrency_limit=2, show_progress_on=[share],
         )  # fmt: skip
-        making.then(share_link, current, link, api_name=False)
+        making.then(round_link, current, [link, qr], api_name=False)
         # Stop cancels the making itself (not the link step after it).
         stop_button.click(lambda: STOPPED, None, share, cancels=[making], api_name=False)
         vote_button.click(
@@ -242,6 +282,8 @@ def build() -> gr.Blocks:
             api_name="vote",
         )  # fmt: skip
         page.load(on_load, voter, [code_box, voter, current, *shown], api_name=False)
+        page.load(teacher_view, None, teacher, api_name=False)
+        open_button.click(lambda: gr.Accordion(open=False), None, teacher, api_name=False)
     return page
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
+from reports.charts import RADIAL_AXIS
 from reports.layout import legend_below, lines_of, wrap
 from studies.batch.plan import AS_WRITTEN
 
@@ -96,7 +97,7 @@ def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
     fig.update_layout(
         title=title,
         polar={
-            "radialaxis": {"range": [1, 3], "tickvals": [1, 2, 3], "tickfont": {"size": 10}},
+            "radialaxis": RADIAL_AXIS,
             "angularaxis": {"tickfont": {"size": 12}},
         },
     )

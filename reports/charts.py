@@ -2,7 +2,8 @@
 
 Every trace of a responder (or scorer) has that id's colour from
 :mod:`reports.colors`, on every chart; titles and axis names are whole words;
-the radial axis starts at 0 so even an all-1 score is a visible triangle.
+the radial axis runs over the rubric's scale, 1 at the centre to 3 at the edge
+(:data:`RADIAL_AXIS`, as on the Batch page's radars).
 
 >>> from scorers.base import Score
 >>> scores = {("local/x", "bert-head"): Score.from_components("bert-head", 2, 3, 1)}
@@ -26,9 +27,12 @@ AXES = [c.capitalize() for c in COMPONENTS]
 ScoreTable = Mapping[tuple[str, str], Score]  # (responder id, scorer id) -> score
 Names = Callable[[str], str]
 RADAR_CAPTION = (
-    "How to read: each axis is one rubric component, from 1 (low) at the inner ring to "
-    "3 (high) at the outer; a bigger shape means a higher score on that component."
+    "How to read: each axis is one rubric component, from 1 (low) at the centre to "
+    "3 (high) at the edge; a bigger shape means a higher score on that component."
 )
+#: Every radar's radial axis: the rubric's 1–3 scale, 1 at the centre (the Batch report's
+#: radars use the same range).
+RADIAL_AXIS: dict[str, object] = {"range": [1, 3], "tickvals": [1, 2, 3], "tickfont": {"size": 10}}
 
 
 def _same(name: str) -> str:
@@ -125,7 +129,7 @@ def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -
             )
             shown.add(member)
     fig.update_polars(
-        radialaxis={"range": [0, 3], "tickvals": [1, 2, 3], "tickfont": {"size": 10}},
+        radialaxis=RADIAL_AXIS,
         angularaxis={"tickfont": {"size": 12}},
     )
     fig.update_layout(

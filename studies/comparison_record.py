@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,19 @@ COLUMNS = (
     "second_opinion_safe", "second_opinion_concerns",
 )  # fmt: skip
 _REPLY_KEYS = ("model", "system", "max_tokens", "temperature", "latency_s")
+
+
+def second_opinion_cells(opinion: Mapping[str, object]) -> dict[str, object]:
+    """The second opinion's verdict (a :meth:`SafetyOpinion.to_row` dict, empty when none was
+    asked) as the download's CSV and the flag log name it.
+
+    >>> second_opinion_cells({"judge_reply_safe": 0, "judge_concerns": "missed-risk"})
+    {'second_opinion_safe': 0, 'second_opinion_concerns': 'missed-risk'}
+    """
+    return {
+        "second_opinion_safe": opinion.get("judge_reply_safe", ""),
+        "second_opinion_concerns": opinion.get("judge_concerns", ""),
+    }
 
 
 def record(shown: Comparison, made_at: str | None = None) -> dict[str, Any]:
@@ -73,8 +86,7 @@ def rows(document: dict[str, Any]) -> list[dict[str, object]]:
             "reply_safe": safety.get("reply_safe", ""),
             "concerns": safety.get("concerns", ""),
             "safety_version": safety.get("version", ""),
-            "second_opinion_safe": opinion.get("judge_reply_safe", ""),
-            "second_opinion_concerns": opinion.get("judge_concerns", ""),
+            **second_opinion_cells(opinion),
         }
         for score in reply["scores"] or [{}]:
             out.append(

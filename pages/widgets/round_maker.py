@@ -16,8 +16,23 @@ from scorers.registry import offered_scorer_ids
 from studies.strategies import load_strategies
 from studies.votes.setup import THERAPIST
 
+#: The accordion that holds these controls: open for a teacher, folded away under a round
+#: link (a student sees the ballot first).
+TEACHER_LABEL = "Make a new round (teachers)"
 #: The responders a round may ask (the therapist joins by itself on a bundled question).
 RESPONDER_IDS = [rid for rid in default_responder_ids() if rid != THERAPIST]
+
+
+def teacher_view(request: gr.Request | None) -> gr.Accordion:
+    """The teacher's accordion when the page opens: open, unless the address names a round
+    (``/vote?round=K7Q2``, the link students get), when it stays folded away.
+
+    >>> from types import SimpleNamespace as R
+    >>> [teacher_view(R(query_params=q)).open for q in ({"round": "K7Q2"}, {})]
+    [False, True]
+    """
+    code = (request.query_params.get("round") or "") if request else ""
+    return gr.Accordion(open=not code.strip())
 
 
 def random_question() -> tuple[str, str]:

@@ -4,6 +4,8 @@
 '/vote?round=K7Q2'
 >>> qr_data_uri("http://x/vote?round=K7Q2").startswith("data:image/png;base64,")
 True
+>>> hand_off(None, "/vote?round=K7Q2")[0]
+'/vote?round=K7Q2'
 """
 
 from __future__ import annotations
@@ -28,3 +30,9 @@ def qr_data_uri(text: str) -> str:
     import segno
 
     return str(segno.make(text, error="m").png_data_uri(scale=5, border=2))
+
+
+def hand_off(request: gr.Request | None, path: str) -> tuple[str, str]:
+    """The full address of ``path`` (for a box with a copy button) and its QR code (Markdown)."""
+    link = page_link(request, path)
+    return link, f"![QR code of the link]({qr_data_uri(link)})"
