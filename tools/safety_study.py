@@ -57,14 +57,15 @@ def measure(df: pd.DataFrame) -> dict[str, object]:
     return out
 
 
-def measure_messages(df: pd.DataFrame) -> dict[str, object]:
+def measure_messages(df: pd.DataFrame, every: bool = False) -> dict[str, object]:
     """Risky messages found and calm messages called risky on the held-out rows of a
-    messages-only file (``cc_messages*.csv``: message, message_risk, heldout)."""
-    held = df[df.heldout.astype(str) == "True"]
+    messages-only file (``cc_messages*.csv``: message, message_risk, heldout), or on
+    ``every`` row (a file the shipped screen was never trained on)."""
+    held = df if every else df[df.heldout.astype(str) == "True"]
     called = pd.Series([check(m, "A reply.").message_risk == 1 for m in held.message], held.index)
     risky, calm = held.message_risk == 1, held.message_risk == 0
     return {
-        "held-out messages": len(held),
+        "messages": len(held),
         "risky messages found": f"{int((called & risky).sum())}/{int(risky.sum())}",
         "calm messages called risky": f"{int((called & calm).sum())}/{int(calm.sum())}",
     }
@@ -76,9 +77,12 @@ def main() -> None:
     parser.add_argument(
         "--messages", action="store_true", help="a messages-only file: its held-out rows"
     )
+    parser.add_argument(
+        "--every", action="store_true", help="with --messages: every row, not the held-out ones"
+    )
     args = parser.parse_args()
     if args.messages:
-        for key, value in measure_messages(pd.read_csv(args.input)).items():
+        for key, value in measure_messages(pd.read_csv(args.input), args.every).items():
             print(f"{key:28s} {value}")
         return
     for key, value in measure(pd.read_csv(args.input)).items():
