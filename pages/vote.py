@@ -199,12 +199,6 @@ def round_link(code: str, request: gr.Request) -> tuple[object, str]:
     return gr.update(value=link, visible=bool(link)), qr
 
 
-def share_link(code: str, request: gr.Request) -> str:
-    """The round's link and its QR code as one Markdown block (the page uses :func:`round_link`)."""
-    link, qr = hand_off(request, f"/vote?round={code}") if code else ("", "")
-    return f"`{link}`\n\n{qr}" if link else ""
-
-
 def vote(code: str, voter: str, most: str | None, least: str | None, reason: str) -> str:
     """Record this session's vote, then reveal the sources and scores."""
     if not code or not voter:

@@ -87,13 +87,13 @@ def test_the_cap_is_the_operators_setting(flag_dir, monkeypatch):
         3 * 2**20
     )
     assert FlagLog().max_bytes == config.SETTINGS.max_flag_log_bytes
-    from pages.widgets.reply_panels import flag_reply
+    from pages.compare_updates import flag_shown_reply
 
     tiny = dataclasses.replace(flagging.SETTINGS, max_flag_log_bytes=500)
     monkeypatch.setattr(flagging, "SETTINGS", tiny)
     state = {"replies": {"human/counselchat": {"text": "I hear you.", "message": "m"}}}
     with pytest.raises(gr.Error, match="the flag log is full"):  # what the Compare page says
-        flag_reply("human/counselchat", state, "a note " * 100)
+        flag_shown_reply("human/counselchat", state, "a note " * 100)
     assert not (flag_dir / "flags.csv").exists()
 
 

@@ -74,9 +74,9 @@ def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
     asked = SimpleNamespace(
         headers={"host": "lab.example.org"}, url=SimpleNamespace(scheme="https")
     )
-    link = vote.share_link(code, asked)  # type: ignore[arg-type]
-    assert f"`https://lab.example.org/vote?round={code}`" in link
-    assert "(data:image/png;base64," in link  # the QR code of that link
+    box, qr = vote.round_link(code, asked)  # type: ignore[arg-type]
+    assert box["value"] == f"https://lab.example.org/vote?round={code}" and box["visible"]
+    assert "(data:image/png;base64," in qr  # the QR code of that link
     rnd = load_round(code, folder)
     assert sorted(rnd.sources) == ["human/counselchat", "scripted/fake"] and rnd.seed == 11
     assert question.question in shown[0]

@@ -10,7 +10,6 @@ import re
 
 import gradio as gr
 
-from core.flags import FlagLog, FlagLogError, FlagRecord
 from pages.widgets.keys import typed_keys
 from responders.registry import (
     availability,
@@ -62,26 +61,6 @@ def default_selection() -> list[str]:
 def panel_visibility(selected: list[str]) -> list[gr.Column]:
     """Show the panels of ticked responders only."""
     return [gr.Column(visible=rid in (selected or [])) for rid in RESPONDER_IDS]
-
-
-def flag_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
-    """Append ``responder_id``'s latest reply and its scores to the flag log."""
-    replies = (state or {}).get("replies", {})
-    reply = replies.get(responder_id)
-    if not reply or not reply.get("text"):
-        if replies:
-            return (
-                "This responder has no reply on screen to flag (not asked, or it could not answer)."
-            )
-        return "Nothing to flag yet: get the replies first."
-    record = FlagRecord.from_reply(
-        "compare", reply, state.get("scores", {}).get(responder_id, []), note or ""
-    )
-    try:
-        FlagLog().append(record, secrets=[v for v in key_values if v])
-    except FlagLogError as exc:
-        raise gr.Error(str(exc)) from None
-    return "Flagged. It is in the Flags tab."
 
 
 def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict]:
