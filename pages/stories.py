@@ -9,7 +9,7 @@ import gradio as gr
 import plotly.graph_objects as go
 
 from config import KEY_ENV_VARS
-from core.numbers import cell
+from core.numbers import cell, p_value
 from core.stories import attribution, find_story, has_human_ratings, load_stories
 from core.textinput import InputError
 from pages.widgets.judge import judge_controls, judge_options
@@ -189,7 +189,7 @@ def run_comparison(
             RUBRIC.label(r["component"]),
             r["n"],
             *(
-                cell(r[k], d)
+                p_value(r[k], 3) if k.endswith("_p") else cell(r[k], d)
                 for k, d in (
                     ("pearson_r", 2),
                     ("pearson_p", 3),

@@ -11,6 +11,7 @@ import pytest
 from core.stories import load_stories
 from pages import resonance as resonance_page
 from pages import stories as stories_page
+from pages.stories import AGREEMENT_HEADERS
 from scorers.judge import story as story_module
 from tests.test_stories import FakeJudge, rating
 
@@ -62,6 +63,9 @@ def test_human_comparison_table_chart_and_caution(fake_story_judge):
     human_mean = sum(s.empathizable for s in load_stories()[:5]) / 5
     assert table[0][5] == round(human_mean, 2) and table[0][4] == 3.0
     assert "one crowd worker" in note and sum(chart.data[0].y) == 5
+    p_columns = [AGREEMENT_HEADERS.index(h) for h in AGREEMENT_HEADERS if "p" in h.split()]
+    for row in table:  # a tiny p-value reads "< 0.001", never 0.0 (issue 30)
+        assert all(row[i] != 0 and row[i] != "0.000" for i in p_columns), row
 
 
 def test_example_story_shows_attribution():
