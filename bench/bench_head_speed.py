@@ -46,7 +46,8 @@ from bench_scoring import plain_loop  # the same loop both benches measure again
 from core.questions import load_questions
 from scorers.base import ScoreItem
 from scorers.bert_head.encoder import Encoder, default_encoder_path
-from scorers.bert_head.head import BertHead, FeatureRecipe, load_head, split_sentences
+from scorers.bert_head.features import FeatureRecipe, split_sentences
+from scorers.bert_head.head import BertHead, load_head
 
 
 def distinct_items(n: int = 55) -> list[ScoreItem]:
@@ -66,7 +67,7 @@ class BeforeRecipe(FeatureRecipe):
     """The sentence recipe's encoder calls as they were before issue 20: three per batch."""
 
     def build(self, encoder: Encoder, items: list[ScoreItem]) -> np.ndarray:
-        from scorers.bert_head.head import interaction, pool_sentences
+        from scorers.bert_head.features import interaction, pool_sentences
         from scorers.normalize import normalize_text
 
         if self.normalize:

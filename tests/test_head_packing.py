@@ -8,7 +8,8 @@ import pytest
 from scorers.base import ScoreItem
 from scorers.bert_head import packing
 from scorers.bert_head.encoder import Encoder, default_encoder_path
-from scorers.bert_head.head import FeatureRecipe, load_head, pool_sentences, split_sentences
+from scorers.bert_head.features import FeatureRecipe, pool_sentences, split_sentences
+from scorers.bert_head.head import load_head
 
 MESSAGE = "My dad died two weeks ago and I have exams next week. I can't focus at all."
 REPLIES = [
