@@ -2,7 +2,8 @@
 
 Data: ``tools/conversation_data/`` (60 conversations written for this project, five
 candidate next supporter turns each, rated on the rubric by independent LLM
-annotators; ``heldout_conversations.txt`` names the 12 never trained or tuned on).
+annotators; ``heldout_conversations.txt`` names the 12 never trained or tuned on; a
+second round of 40, ``more_*``, training only, once its three label files exist).
 
     python tools/conversation_train.py            # α and grouped CV of every recipe
     python tools/conversation_train.py --save     # also the held-out figures, the model, its card
@@ -35,37 +36,46 @@ CARD = CARDS_DIR / "head-context.json"
 ALPHAS = (1.0, 10.0, 100.0)
 
 
+#: The rounds of written conversations: file prefix -> its annotators' label files. The
+#: second round (``more_``, 2026-11-26) is training data only; the held-out sets stay as named.
+ROUNDS = {"": "labels_K*.csv", "more_": "labels_M_K*.csv"}
+
+
 def load_rows() -> tuple[pd.DataFrame, dict[str, list[Turn]]]:
-    """Candidates with their annotators' mean labels, and each conversation's turns."""
-    convs = {}
-    for line in (DATA / "conversations.jsonl").read_text(encoding="utf-8").splitlines():
-        c = json.loads(line)
-        convs[c["conversation_id"]] = [Turn(t["role"], t["text"]) for t in c["turns"]]
-    rows = pd.read_csv(DATA / "candidates.csv")
-    labels = annotator_labels()
-    mean = labels.groupby("candidate_id")[list(COMPONENTS)].mean()
-    rows = rows.join(mean, on="candidate_id", how="inner")
+    """Candidates with their annotators' mean labels, and each conversation's turns (every
+    round whose three annotators' files are there)."""
+    convs, frames = {}, []
+    for prefix, pattern in ROUNDS.items():
+        if len(sorted(DATA.glob(pattern))) < 3:
+            continue
+        for line in (DATA / f"{prefix}conversations.jsonl").read_text("utf-8").splitlines():
+            c = json.loads(line)
+            convs[c["conversation_id"]] = [Turn(t["role"], t["text"]) for t in c["turns"]]
+        rows = pd.read_csv(DATA / f"{prefix}candidates.csv")
+        mean = annotator_labels(pattern).groupby("candidate_id")[list(COMPONENTS)].mean()
+        frames.append(rows.join(mean, on="candidate_id", how="inner").assign(round=prefix or "1"))
+    rows = pd.concat(frames, ignore_index=True)
     rows["overall"] = rows[list(COMPONENTS)].mean(axis=1)
     held = set((DATA / "heldout_conversations.txt").read_text().split())
     rows["heldout"] = rows.conversation_id.isin(held)
     return rows, convs
 
 
-def annotator_labels() -> pd.DataFrame:
-    """Every annotator's labels, one row per (annotator, candidate)."""
+def annotator_labels(pattern: str = "labels_K*.csv") -> pd.DataFrame:
+    """Every annotator's labels of one round, one row per (annotator, candidate)."""
     frames = []
-    for path in sorted(DATA.glob("labels_K*.csv")):
+    for path in sorted(DATA.glob(pattern)):
         frame = pd.read_csv(path)
         frame["annotator"] = path.stem.removeprefix("labels_")
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
 
 
-def agreement() -> dict[str, float]:
-    """Krippendorff's α (ordinal) per component across the annotators."""
+def agreement(pattern: str = "labels_K*.csv") -> dict[str, float]:
+    """Krippendorff's α (ordinal) per component across one round's annotators."""
     import krippendorff
 
-    labels = annotator_labels()
+    labels = annotator_labels(pattern)
     out = {}
     shared = labels.candidate_id.value_counts()
     if (shared >= 2).sum() == 0:
@@ -180,6 +190,9 @@ def main() -> None:
         return
     alpha = agreement()
     print("annotators' α (ordinal):", alpha)
+    if len(sorted(DATA.glob(ROUNDS["more_"]))) >= 3:
+        alpha = {"round 1": alpha, "round 2": agreement(ROUNDS["more_"])}
+        print("second round's α (ordinal):", alpha["round 2"])
     feats = features(rows, convs)
     cv = cross_validate(rows, feats)
     for name, figures in cv.items():
