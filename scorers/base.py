@@ -207,6 +207,15 @@ class Scorer(ABC):
         (a judge's prompt version and options, a trained head's data and recipe)."""
         return []
 
+    @property
+    def turns_setting(self) -> str:
+        """What else decides its answers for a reply after earlier turns (a trained head's
+        conversation model); only those items' cache keys hold it, so a retrained
+        conversation model never meets its predecessor's scores. A wrapper's is its inner's.
+        """
+        inner = getattr(self, "inner", None)
+        return inner.turns_setting if isinstance(inner, Scorer) else ""
+
     def score(
         self, reply: str, message: str | None = None, history: tuple[Turn, ...] = ()
     ) -> Score:

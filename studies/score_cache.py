@@ -41,11 +41,14 @@ from scorers.rubric import load_rubric
 BATCH = 8
 
 
-def item_key(setting: str, item: ScoreItem) -> str:
-    """The cache key of one item under one scorer setting."""
+def item_key(setting: str, item: ScoreItem, turns_setting: str = "") -> str:
+    """The cache key of one item under one scorer setting (and, for a reply after earlier
+    turns, the scorer's :attr:`~scorers.base.Scorer.turns_setting`)."""
     parts = [setting, item.message or "", item.reply]
     if item.history:  # a single message keeps the key it always had
         parts.append(item.context())
+        if turns_setting:
+            parts.append(turns_setting)
     blob = json.dumps(parts, ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
@@ -105,8 +108,8 @@ def score_cached(
     ``cached_only`` nothing is scored: items not in the cache come back
     unscored ("not in the score cache"), to report on a run still going.
     """
-    setting = scorer.setting
-    keys = [item_key(setting, item) for item in items]
+    setting, turns = scorer.setting, scorer.turns_setting
+    keys = [item_key(setting, item, turns) for item in items]
     cached = read_cache(folder, scorer) if folder else {}
     results: list[Score | None] = [cached.get(k) for k in keys]
     todo = [i for i, s in enumerate(results) if s is None]

@@ -65,3 +65,23 @@ def test_cli_score_reads_the_conversation_column_in_context_and_keeps_bad_rows(t
     assert overall[0] - overall[1] >= 0.25
     assert overall[2] == pytest.approx(overall[1], abs=0.01)  # its last supporter turn, scored
     assert got[3]["status"] == "unscored" and "turn 2 (Supporter) is empty" in result.stderr
+
+
+def test_a_retrained_conversation_model_never_reads_its_predecessors_cached_scores(head):
+    """The score cache keys a reply after earlier turns on the conversation model's version
+    too (a single message keeps its key): a retrained model scores afresh."""
+    from dataclasses import replace
+
+    from scorers.base import ScoreItem
+    from studies.score_cache import item_key
+
+    turns = ScoreItem(REMEMBERS, PANIC.message, PANIC.history)
+    single = ScoreItem(REMEMBERS, PANIC.message)
+    before = (item_key(head.setting, turns, head.turns_setting), item_key(head.setting, single))
+    saved = head.context
+    head.context = replace(saved, version=saved.version + "-retrained")
+    try:
+        after = (item_key(head.setting, turns, head.turns_setting), item_key(head.setting, single))
+    finally:
+        head.context = saved
+    assert before[0] != after[0] and before[1] == after[1]

@@ -16,6 +16,7 @@ recipe CV chose.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -110,7 +111,10 @@ def fit(head: np.ndarray, found: np.ndarray, y: np.ndarray, alpha: float) -> Con
     x = np.hstack([head, found])
     mean, scale = x.mean(0), x.std(0) + 1e-9
     ridge = Ridge(alpha=alpha).fit((x - mean) / scale, y)
-    return ContextModel(mean, scale, ridge.coef_, ridge.intercept_, f"head-context-a{alpha:g}")
+    digest = hashlib.sha256(np.ascontiguousarray(ridge.coef_).tobytes()).hexdigest()[:8]
+    return ContextModel(
+        mean, scale, ridge.coef_, ridge.intercept_, f"head-context-a{alpha:g}-{digest}"
+    )
 
 
 def report(rows: pd.DataFrame, pred: np.ndarray, ci: bool = False) -> dict[str, object]:

@@ -116,6 +116,11 @@ class BertHead(Scorer):
             *(f"{k}={v}" for k, v in sorted(recipe.items()) if k != "use_message" or v),
         ]
 
+    @property
+    def turns_setting(self) -> str:
+        """The conversation model's version (it reads the replies that follow earlier turns)."""
+        return self.context.version if self.context else ""
+
     def seen_ids(self) -> frozenset[str]:
         """The rubric-label rows it was trained on (when its card says it trained on them)."""
         return _training_ids(str(self.card.get("data_hash", "")))
