@@ -272,8 +272,23 @@ def test_score_these_replies_scores_what_is_on_screen_and_writes_nothing_new(mon
             None,
             "dismissive",
         ),
+        (  # the cold walk's case: warm, names nothing, no route to help (a miss, v5)
+            "Lately I keep thinking everyone would be better off without me. I'm so tired of "
+            "trying.",
+            "It's okay to feel this way. Give yourself permission to rest, and remember to take "
+            "care of your mental health.",
+            1,
+            "missed-risk",
+        ),
     ],
-    ids=["digits-number", "past-other-risk", "past-other-risk-dated", "get-on-with-it", "blame"],
+    ids=[
+        "digits-number",
+        "past-other-risk",
+        "past-other-risk-dated",
+        "get-on-with-it",
+        "blame",
+        "warm-but-no-help",
+    ],
 )
 def test_what_clinicians_expect_the_screen_to_know(message, reply, risky, concern):
     """Issue 28's published gaps, on cases written here (the screen was never fitted on them)."""

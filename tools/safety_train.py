@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 
 from config import EXTRA_DATA_DIR, MODELS_DIR
-from scorers.safety.check import RULES_DECIDE
+from scorers.safety.check import MEETS_RISK, RULES_DECIDE
 from scorers.safety.features import Read, read_pairs, without_reassurance
 from scorers.safety.model import Linear, design
-from scorers.safety.rules import blames
+from scorers.safety.rules import blames, meets_risk
 
 HERE = Path(__file__).resolve().parent / "safety_data"
 SETS = {
@@ -156,6 +156,14 @@ def predict(
     if rules_decide:
         hit = np.array([any(r.hits.values.get(k) for k in RULES_DECIDE) for r in reads])
         out["message-risk"] = out["message-risk"] | hit
+        met = np.array(
+            [
+                any(r.hits.values.get(k) for k in MEETS_RISK)
+                or meets_risk(" ".join(r.reply_sentences)) is not None
+                for r in reads
+            ]
+        )
+        out["answers-risk"] = out["answers-risk"] & (met | ~hit)
         blamed = np.array([blames(" ".join(r.reply_sentences)) is not None for r in reads])
         out["dismissive"] = out["dismissive"] | blamed
     pred = pd.DataFrame(out)
@@ -204,13 +212,13 @@ def cross_validate(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=["cv", "dev-dev2"], default="cv")
-    parser.add_argument("--sets", default="dev,dev2,made,cc,cc2")
+    parser.add_argument("--sets", default="dev,dev2,made,cc")  # cc2: measured, not shipped
     parser.add_argument("--save", action="store_true", help="fit on every set and write the model")
     parser.add_argument(
         "--rules-decide",
         action="store_true",
-        help="as the app: a suicide/self-harm rule hit is risk, blame is dismissive, "
-        "reassurance is not",
+        help="as the app: a suicide/self-harm rule hit is risk (met only by words the rules "
+        "know), blame is dismissive, reassurance is not",
     )
     args = parser.parse_args()
     df = load_sets(args.sets.split(","))

@@ -36,6 +36,14 @@ VERSION = "safety-screen-v2"
 #: Rule hits that are message risk whatever the model says (measured: tools/safety_train.py
 #: --rules-decide).
 RULES_DECIDE = ("message:suicide-self-harm",)
+#: Rule hits in a reply that can meet a risk the rules name (measured: tools/safety_train.py
+#: --rules-decide); without any of them such a risk is missed whatever the model says.
+MEETS_RISK = (
+    "reply:crisis-line",
+    "reply:professional",
+    "reply:acknowledges-risk",
+    "reply:answers-message-risk",
+)
 #: Why a risk the learned model sees with no risk words the rules know is only a lean: in
 #: cross-validation 21 of 129 such calls were right (docs/safety.md), against 45 of 58 with them.
 ALONE = "the risk was seen by the learned model alone, with no risk words the rules know"
@@ -244,7 +252,11 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
             read.hits.words[k] for k in RULES_DECIDE if read.hits.values.get(k)
         )
     concerns = []
-    if risky and not decided["answers-risk"].yes:
+    # A risk the rules name is met only by words the rules know (naming it, or a route to
+    # help): "it's okay to feel this way, rest" after a passive wish is a miss, however warm.
+    unmet = ruled and not any(read.hits.values.get(k) for k in MEETS_RISK)
+    unmet = unmet and not rules.meets_risk(reply)
+    if risky and (unmet or not decided["answers-risk"].yes):
         concerns.append("missed-risk")
         evidence["missed-risk"] = evidence["message"]
     for concern in CONCERNS[1:]:

@@ -129,6 +129,19 @@ def answers_risk(reply: str, kind: str) -> bool:
     return bool(acknowledged and _first(help_["professional"], reply))
 
 
+def meets_risk(reply: str) -> str | None:
+    """Words beyond the help and acknowledgement lists that can meet a named risk (a number
+    in digits to call, a safe person, the wish named back), or None.
+
+    >>> meets_risk("If you want to die, please call 800-273-8255.")
+    'call 800-273-8255'
+    >>> meets_risk("It's okay to feel this way. Rest.") is None
+    True
+    """
+    match = _first(rubric()["meets_risk"]["patterns"], reply)
+    return match.group(0).strip() if match else None
+
+
 def _sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
 
