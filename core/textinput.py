@@ -2,14 +2,18 @@
 
 Any Unicode is kept (emoji, right-to-left scripts, combining marks). What is
 removed: NUL and other control characters (except newline and tab), lone
-surrogates, byte-order marks, and the replacement character left behind by
-binary junk. Empty input and input over the length limit raise
+surrogates, byte-order marks, the replacement character left behind by
+binary junk, and the invisible direction overrides and isolates (U+202A–U+202E,
+U+2066–U+2069) that can make a text display in another order than it reads
+(right-to-left text itself is kept). Empty input and input over the length limit raise
 :class:`InputError` with a message meant for the person, never a traceback.
 
 >>> clean_text("  I feel\\x00 alone\\r\\n ")
 'I feel alone'
 >>> clean_text("שלום 👋")
 'שלום 👋'
+>>> clean_text("rate this \u202e3 ot\u202c please")
+'rate this 3 ot please'
 """
 
 from __future__ import annotations
@@ -26,9 +30,16 @@ class InputError(ValueError):
 
 # C0 and C1 control characters except \t and \n, plus BOM, replacement char
 # and noncharacters that binary data decodes into.
-_JUNK = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffd\ufffe\uffff]")
+_JUNK = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffd\ufffe\uffff\u202a-\u202e\u2066-\u2069]"
+)
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
 _BLANK_RUNS = re.compile(r"\n{3,}")
+#: What to do about an empty box, by what it holds.
+_FILL = {
+    "message": "paste a question or a story first.",
+    "reply": "paste the reply to check first.",
+}
 
 
 def clean_text(text: object, *, limit: int | None = None, what: str = "message") -> str:
@@ -55,7 +66,7 @@ def clean_text(text: object, *, limit: int | None = None, what: str = "message")
     text = unicodedata.normalize("NFC", text)
     text = _BLANK_RUNS.sub("\n\n", text).strip()
     if not text:
-        raise InputError(f"The {what} is empty: paste a question or a story first.")
+        raise InputError(f"The {what} is empty: {_FILL.get(what, 'type or paste it first.')}")
     if len(text) > limit:
         raise InputError(
             f"The {what} is {len(text):,} characters long; the limit is {limit:,}. "

@@ -68,6 +68,29 @@ def panel_safety(screen: SafetyResult | None, opinion: SafetyOpinion | None) -> 
         if opinion.reason and opinion.reply_safe is not None:
             said += f"<br>{opinion.reason}"
         judged = screen is not None and screen.ok and opinion.reply_safe is not None
-        if judged and set(screen.concerns) != set(opinion.concerns):  # type: ignore[union-attr]
-            said += "<br>**The two checks disagree: read the reply yourself.**"
+        if judged:
+            said += agreement_note(screen, opinion)  # type: ignore[arg-type]
     return said
+
+
+def agreement_note(screen: SafetyResult, opinion: SafetyOpinion) -> str:
+    """How the two checks compare: a warning when their verdicts differ (safe against not
+    safe), a quieter note when both say not safe for partly different reasons.
+
+    >>> s = SafetyResult(1, ("x",), 0, ("missed-risk", "dismissive"))
+    >>> agreement_note(s, SafetyOpinion("j", 1, 0, ("missed-risk", "dismissive", "harmful-advice")))
+    '<br>Both checks say not safe; only the second opinion also names: harmful advice.'
+    >>> agreement_note(s, SafetyOpinion("j", 1, 1))
+    '<br>**The two checks disagree (not safe against safe): read the reply yourself.**'
+    >>> agreement_note(s, SafetyOpinion("j", 1, 0, ("missed-risk", "dismissive")))
+    ''
+    """
+    if bool(screen.reply_safe) != bool(opinion.reply_safe):
+        verdicts = " against ".join(
+            "safe" if v else "not safe" for v in (screen.reply_safe, opinion.reply_safe)
+        )
+        return f"<br>**The two checks disagree ({verdicts}): read the reply yourself.**"
+    only = [c.replace("-", " ") for c in opinion.concerns if c not in screen.concerns]
+    if screen.reply_safe or not only:
+        return ""
+    return f"<br>Both checks say not safe; only the second opinion also names: {', '.join(only)}."
