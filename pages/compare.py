@@ -26,6 +26,7 @@ from pages.compare_updates import (
     question_text,
     rescore,
 )
+from pages.widgets.busy import busy_while, idle
 from pages.widgets.conversation import (
     MESSAGE_INFO,
     MESSAGE_LABEL,
@@ -41,6 +42,7 @@ from pages.widgets.radar_fit import fit_radars
 from pages.widgets.rating import rating_box
 from pages.widgets.rating import wire as wire_rating
 from pages.widgets.reply_panels import (
+    FlagControls,
     default_selection,
     panel_visibility,
     refresh_choices,
@@ -54,6 +56,7 @@ from pages.widgets.scores import (
     names,
     ticked_by_default,
 )
+from pages.widgets.shown_replies import started_updates
 from reports.charts import (
     RADAR_CAPTION,
     SCORE_COLUMNS,
@@ -150,6 +153,32 @@ def _sampling() -> tuple[gr.Textbox, gr.Slider, gr.Slider]:
     return system, max_tokens, temperature
 
 
+def _wire_flags(
+    flags: dict[str, FlagControls],
+    replies: gr.State,
+    keys_in: list[gr.Textbox],
+    asked: gr.State,
+    replies_to: gr.Markdown,
+) -> None:
+    """Each panel's flag button; when a run starts, the line naming its message, and the flag
+    notes and answers about the last run's replies emptied."""
+    for rid, flag in flags.items():
+        flag.button.click(
+            lambda state, text, *keys, rid=rid: flag_shown_reply(rid, state, text, *keys),
+            [replies, flag.note, *keys_in],
+            flag.status,
+            api_name=f"flag_{rid.split('/')[0].replace('-', '_')}",
+        )
+    cleared = [part for flag in flags.values() for part in (flag.note, flag.status)]
+    asked.change(
+        lambda value: started_updates(value, len(flags)),
+        asked,
+        [replies_to, *cleared],
+        api_name=False,
+        show_progress="hidden",
+    )
+
+
 def build() -> gr.Blocks:
     """Build the compare page."""
     with gr.Blocks(title="Empathy Lab · Compare") as page:
@@ -159,6 +188,7 @@ def build() -> gr.Blocks:
         )
         message, selected, scorer_box, run, stop, rescore_button = _inputs()
         progress = gr.Markdown("", elem_id="compare-progress")
+        replies_to = gr.Markdown("", elem_id="replies-to")  # the message the replies answer
         columns, outputs, flags = reply_panels()
         rating = rating_box()
         carry_from, next_turn, carry_button, carried = carry_on_controls()
@@ -182,10 +212,15 @@ def build() -> gr.Blocks:
         scorer_box.change(judge_cautions, scorer_box, cautions, api_name=False)
         for box in keys_in:
             box.change(refresh_choices, keys_in, selected, api_name=False)
-        outputs = [*outputs, score_table, by_scorer, by_responder, progress, replies]
+        asked = gr.State(None)  # the message the replies on screen answer, set as a run starts
+        rows = [flag.row for flag in flags.values()]
+        outputs = [*outputs, score_table, by_scorer, by_responder, *rows, asked, progress, replies]
         # The replies appear below the inputs: bring them into view as soon as work starts.
         run.click(None, js=SCROLL_TO_PROGRESS)
-        event = run.click(
+        buttons = [run, rescore_button]
+        event = busy_while(
+            run,
+            buttons,
             # A refusal (empty or too long message, nothing ticked) stays in the progress line,
             # which says so when the replies on screen answer the previous message.
             compare_on_page,
@@ -203,14 +238,14 @@ def build() -> gr.Blocks:
             ],
             outputs,
             api_name="compare",
-            concurrency_limit=4,
         )
-        rescoring = rescore_button.click(
+        rescoring = busy_while(
+            rescore_button,
+            buttons,
             reports_problems(len(outputs) - 1, at=outputs.index(progress))(rescore),
             [replies, scorer_box, *keys_in, *judge_boxes, second_opinion],
             outputs,
             api_name="rescore",
-            concurrency_limit=4,
         )
         carry_button.click(
             reports_problems(3, at=3)(carry_on),  # a refusal in its note, not over the boxes
@@ -218,7 +253,13 @@ def build() -> gr.Blocks:
             [message, carry_from, next_turn, carried],
             api_name=False,
         )
-        stop.click(lambda: "Stopped.", None, progress, cancels=[event, rescoring], api_name=False)
+        stop.click(
+            lambda: ("Stopped.", *idle(buttons)),
+            None,
+            [progress, *buttons],
+            cancels=[event, rescoring],
+            api_name=False,
+        )
         export.click(
             export_comparison,
             [replies, *keys_in],
@@ -227,13 +268,7 @@ def build() -> gr.Blocks:
         )
         hidden = [score_table, by_scorer, by_responder]
         wire_rating(rating, page, replies, hidden, keys_in, names, after=[event, rescoring])
-        for rid, (note, button, flag_status) in flags.items():
-            button.click(
-                lambda state, text, *keys, rid=rid: flag_shown_reply(rid, state, text, *keys),
-                [replies, note, *keys_in],
-                flag_status,
-                api_name=f"flag_{rid.split('/')[0].replace('-', '_')}",
-            )
+        _wire_flags(flags, replies, keys_in, asked, replies_to)
     return page
 
 

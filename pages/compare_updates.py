@@ -29,6 +29,7 @@ from pages.widgets.reply_panels import (
 )
 from pages.widgets.safety_words import panel_safety, screen_heading
 from pages.widgets.scores import names
+from pages.widgets.shown_replies import asked_value, flag_rows, progress_line
 from reports.charts import (
     radar_by_responder,
     radar_by_scorer,
@@ -46,9 +47,13 @@ SCORER_IDS = offered_scorer_ids()
 #: The progress line above the replies when a new message is refused and the replies on
 #: screen stay (so an accidental press loses nothing); the next run's progress replaces it.
 KEPT_NOTE = "⚠️ **Showing the replies to your previous message; the new one was not sent:** {}"
-#: How many outputs a comparison's moment updates: two per panel, the table, both radars,
-#: the progress line and the state (see :func:`_moment_updates`).
-OUTPUTS = 2 * len(RESPONDER_IDS) + 5
+#: How many outputs a comparison's moment updates: two per panel, the table, both radars, each
+#: panel's flag controls, the message a run answers, the progress line and the state (see
+#: :func:`_moment_updates`). Gradio's client leaves rows and states out of the API's answer,
+#: so ``/compare`` answers as before.
+OUTPUTS = 3 * len(RESPONDER_IDS) + 6
+#: Where in a moment's updates the message a run answers goes (set when the run starts).
+ASKED = -3
 
 
 def question_text(label: str | None) -> str:
@@ -132,8 +137,9 @@ def run_compare(
     responders = [get_responder(rid) for rid in selected if rid in RESPONDER_IDS]
     started = time.monotonic()
     try:
+        question = asked(message)
         moments = stream_comparison(
-            asked(message),
+            question,
             responders,
             scorers,
             system=system,
@@ -149,8 +155,11 @@ def run_compare(
     state = first
     for state in itertools.chain([first], moments):  # lazily: never wait for the whole comparison
         fresh = len(state.scores) != shown_scores
+        updates = _moment_updates(state, time.monotonic() - started, with_scores=fresh)
+        if shown_scores < 0:  # the run has started: the line above the panels names its message
+            updates[ASKED] = asked_value(question)
         shown_scores = len(state.scores)
-        yield _moment_updates(state, time.monotonic() - started, with_scores=fresh)
+        yield updates
     yield _moment_updates(state, time.monotonic() - started, with_scores=True, final=True)
 
 
@@ -214,10 +223,8 @@ def _moment_updates(
     state: Comparison, elapsed: float, *, with_scores: bool, final: bool = False
 ) -> list[object]:
     """Component updates for one moment of a comparison (scores redrawn only when asked)."""
-    saved: dict[str, object] = {
-        "replies": {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply},
-        "scores": {},
-    }
+    written = {rid: p.reply.to_dict() for rid, p in state.panels.items() if p.reply}
+    saved: dict[str, object] = {"replies": written, "scores": {}}
     # What "Score these replies" and the download read: kept when new scores came in and at
     # the end, so a run stopped early can still be rescored (not on every streamed moment:
     # Gradio copies the state each time).
@@ -241,8 +248,9 @@ def _moment_updates(
         ]
     else:
         table, plots = gr.skip(), [gr.skip(), gr.skip()]
-    progress = ("Done. " if final else "Working… ") + state.describe(elapsed)
-    return [*_panel_updates(state), table, *plots, progress, saved]
+    progress = progress_line(state, elapsed, final=final)
+    flags = flag_rows(written, RESPONDER_IDS)
+    return [*_panel_updates(state), table, *plots, *flags, gr.skip(), progress, saved]
 
 
 def export_comparison(saved: dict, *key_values: str) -> list[str]:

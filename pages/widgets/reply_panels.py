@@ -1,12 +1,13 @@
 """The Compare page's reply panels: one per offered responder, shown when ticked.
 
 Each panel has its reply (Markdown, streamed), a status line, and a flag
-row (note + button) right beside it.
+row (note + button) right beside it, shown only once there is a reply to flag.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import gradio as gr
 
@@ -63,10 +64,23 @@ def panel_visibility(selected: list[str]) -> list[gr.Column]:
     return [gr.Column(visible=rid in (selected or [])) for rid in RESPONDER_IDS]
 
 
+class FlagControls(NamedTuple):
+    """A panel's flag controls: the row (hidden while the panel has no reply), the note, the
+    button, and the answer below them."""
+
+    row: gr.Row
+    note: gr.Textbox
+    button: gr.Button
+    status: gr.Markdown
+
+
 def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict]:
+    """A column per offered responder (visible when ticked): its name, reply, status line and
+    flag controls; returns the columns, the (reply, status) outputs and each one's flag controls.
+    """
     columns: list[gr.Column] = []
     outputs: list[gr.components.Component] = []
-    flags: dict[str, tuple[gr.Textbox, gr.Button, gr.Markdown]] = {}
+    flags: dict[str, FlagControls] = {}
     ticked = default_selection()
     for start in range(0, len(RESPONDER_IDS), PER_ROW):
         with gr.Row(equal_height=False):
@@ -81,11 +95,11 @@ def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict
                         max_height=420,
                     )
                     status = gr.Markdown(initial_status(rid))
-                    with gr.Row():
+                    with gr.Row(visible=False, elem_classes=["flag-row"]) as row:
                         note = gr.Textbox(placeholder="Why flag it? (optional)", show_label=False)
                         button = gr.Button("Flag this reply", size="sm")
                     flag_status = gr.Markdown()
                 columns.append(column)
                 outputs += [text, status]
-                flags[rid] = (note, button, flag_status)
+                flags[rid] = FlagControls(row, note, button, flag_status)
     return columns, outputs, flags

@@ -1,0 +1,163 @@
+"""Newcomer walk, Compare page, in a real headless Chromium (Debian's, driven by Playwright).
+
+1. "Get replies" stayed clickable while a run was going: a second press was silently ignored,
+   so the box showed a new message under the replies to the old one, and a flag then stored
+   the old message. Now the button is greyed out until the run ends (Stop gives it back), and
+   a "Replies to" line above the panels names the message the replies on screen answer.
+2. On a pasted message the therapist's panel ("unavailable") still had a flag button, and the
+   progress line counted it as a finished reply.
+
+A fake OpenAI-compatible server writes the replies. Screenshots at 1280x900 and 390x844 go to
+``test-artifacts/walk-fixes/``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from config import ROOT
+from core import flags as flagging
+from core.flags import FlagLog
+from pages.widgets.reply_panels import panel_id
+from responders.registry import get_responder
+from tests.fake_providers import FakeProvider, Stream
+
+pytestmark = pytest.mark.slow
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "test-artifacts" / "walk-fixes"
+HUMAN, COMPAT = "human/counselchat", "openai-compatible/default"
+FIRST = "My dog died last week and I keep waiting for him at the door."
+SECOND = "My sister stopped talking to me after the wedding."
+CHUNKS = [f"word{i} " for i in range(14)]  # about 5 s a reply: time to press again
+
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def page_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The Compare page alone (the fake writer and the therapist ticked, no scorer), flags in
+    a temporary folder; yields its address and that folder."""
+    patch = pytest.MonkeyPatch()
+    folder = tmp_path_factory.mktemp("flags")
+    patch.setattr(flagging, "SETTINGS", dataclasses.replace(flagging.SETTINGS, flag_dir=folder))
+    from pages import compare
+    from pages.widgets import reply_panels
+
+    patch.setattr(compare, "DEFAULT_SCORERS", [])
+    patch.setattr(compare, "default_selection", lambda: [COMPAT, HUMAN])
+    patch.setattr(reply_panels, "default_selection", lambda: [COMPAT, HUMAN])
+    with FakeProvider("openai") as fake:
+        fake.script(*[Stream(CHUNKS, pause_s=0.35) for _ in range(24)])
+        patch.setattr(get_responder(COMPAT), "base_url", fake.url + "/v1")
+        page = compare.build()
+        page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
+        try:
+            yield page.local_url, folder
+        finally:
+            page.close()
+            patch.undo()
+
+
+@pytest.fixture(params=[(1280, 900), (390, 844)], ids=["wide", "phone"])
+def tab(request: pytest.FixtureRequest) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    width, height = request.param
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.width, page.errors = width, []
+        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        yield page
+        browser.close()
+    assert page.errors == [], f"browser console errors: {page.errors}"
+
+
+def panel(tab, responder_id: str):  # type: ignore[no-untyped-def]
+    """The column holding ``responder_id``'s reply, its status and its flag controls."""
+    reply = tab.locator(f"#{panel_id(responder_id)}")
+    return tab.locator(".column").filter(has=reply).last
+
+
+def shoot(tab, button, name: str) -> None:  # type: ignore[no-untyped-def]
+    """A screenshot from ``button`` down: the buttons, the progress line, the replies."""
+    button.evaluate("b => b.scrollIntoView({block: 'start'})")
+    tab.wait_for_timeout(300)
+    tab.screenshot(path=str(SHOTS / f"{name}-{tab.width}.png"))
+
+
+def flag(tab, responder_id: str, folder: Path) -> dict:  # type: ignore[no-untyped-def]
+    """Flag ``responder_id``'s reply on screen (with a note of its own); the row written."""
+    column = panel(tab, responder_id)
+    note = f"walk {tab.width} {len(FlagLog(folder).read())}"
+    column.get_by_placeholder("Why flag it?").fill(note)
+    column.get_by_role("button", name="Flag this reply").click()
+    column.get_by_text("It is in the Flags tab.").wait_for(timeout=15_000)  # a new row written
+    (row,) = [r for r in FlagLog(folder).read() if r["note"] == note]
+    return row
+
+
+def test_get_replies_is_greyed_out_while_a_run_goes_and_the_line_names_its_message(page_url, tab):
+    from playwright.sync_api import expect
+
+    url, folder = page_url
+    tab.goto(url)
+    box, progress = tab.get_by_label("Message"), tab.locator("#compare-progress")
+    get, stop = (
+        tab.get_by_role("button", name="Get replies"),
+        tab.get_by_role("button", name="Stop"),
+    )
+    replies_to = tab.locator("#replies-to")
+    box.fill(FIRST)
+    get.click()
+    expect(get).to_be_disabled(timeout=5_000)
+    expect(replies_to).to_contain_text(f"Replies to: “{FIRST}”", timeout=10_000)
+    tab.wait_for_timeout(1_500)
+    box.fill(SECOND)  # the walk's second message, typed while the first is answered
+    expect(get).to_be_disabled()
+    expect(progress).to_contain_text("being written")
+    shoot(tab, get, "compare-busy")  # the box says SECOND; the line, what is being answered
+
+    expect(progress).to_contain_text("Done.", timeout=30_000)
+    expect(get).to_be_enabled()
+    expect(replies_to).to_contain_text(FIRST)  # the box says SECOND; the line, what was sent
+    shoot(tab, get, "compare-done-box-changed")
+    assert flag(tab, COMPAT, folder)["message"] == FIRST
+
+    get.click()
+    expect(replies_to).to_contain_text(f"Replies to: “{SECOND}”", timeout=10_000)
+    expect(panel(tab, COMPAT).get_by_text("Flagged.")).to_have_count(0)  # about the last run
+    expect(progress).to_contain_text("Done.", timeout=30_000)
+    assert flag(tab, COMPAT, folder)["message"] == SECOND
+
+    get.click()  # Stop still stops, and gives the button back
+    expect(get).to_be_disabled(timeout=5_000)
+    expect(progress).to_contain_text("being written", timeout=10_000)
+    stop.click()
+    expect(progress).to_have_text("Stopped.", timeout=10_000)
+    expect(get).to_be_enabled(timeout=5_000)
+
+
+def test_a_panel_with_no_reply_has_no_flag_button_and_is_not_counted_as_written(page_url, tab):
+    from playwright.sync_api import expect
+
+    url, _ = page_url
+    tab.goto(url)
+    therapist, writer = panel(tab, HUMAN), panel(tab, COMPAT)
+    expect(tab.get_by_role("button", name="Flag this reply")).to_have_count(0)  # nothing yet
+    tab.get_by_label("Message").fill(SECOND)  # pasted: the therapist has no answer to it
+    tab.get_by_role("button", name="Get replies").click()
+    progress = tab.locator("#compare-progress")
+    expect(progress).to_contain_text("Done.", timeout=30_000)
+    expect(progress).to_contain_text("1 reply written, 1 not available here")
+    expect(therapist).to_contain_text("unavailable")
+    expect(therapist.get_by_role("button", name="Flag this reply")).to_be_hidden()
+    expect(writer.get_by_role("button", name="Flag this reply")).to_be_visible()
+    shoot(tab, tab.locator("#compare-progress"), "compare-unavailable")
