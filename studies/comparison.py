@@ -56,22 +56,6 @@ class Comparison:
     #: Each scorer's setting (what decides its answers), by scorer id.
     settings: dict[str, str] = field(default_factory=dict)
 
-    def describe(self, elapsed_s: float) -> str:
-        """One progress line: what is running, how many of how many, elapsed time.
-
-        >>> Comparison({"a/b": Panel("a/b", "streaming")}, {}, 0).describe(3.2)
-        'Replies: 0 of 1 finished (1 streaming) · scores: 0 ready · 3 s'
-        """
-        ended = sum(p.status in ("done", "error", "unavailable") for p in self.panels.values())
-        streaming = sum(p.status == "streaming" for p in self.panels.values())
-        line = f"Replies: {ended} of {len(self.panels)} finished"
-        if streaming:
-            line += f" ({streaming} streaming)"
-        line += f" · scores: {len(self.scores)} ready"
-        if self.pending:
-            line += f", {self.pending} being computed"
-        return f"{line} · {elapsed_s:.0f} s"
-
 
 #: The key a second opinion on safety is pooled under, beside the scorers' ids.
 SECOND_OPINION = "safety-second-opinion"
