@@ -17,12 +17,13 @@ from config import BUNDLED_DATA_DIR
 from core.conversation import parse_conversation
 from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.textinput import InputError, clean_text
-from pages.widgets.notice import reports_problems
+from pages.widgets.lab_results import at_the_top, kept_note, lab_outputs
+from pages.widgets.notice import REFUSALS, problem
+from pages.widgets.pace import judge_speed
 from pages.widgets.progress import gradio_progress
 from pages.widgets.robustness_report import report_section
 from pages.widgets.scores import names
 from perturbations.registry import PERTURBATIONS, resolve
-from reports.lab import change_chart, lab_table, same_score_note
 from responders.registry import default_responder_ids, get_responder
 from scorers.base import Score
 from scorers.registry import DEFAULT_JUDGE, SAMPLED_JUDGE, get_scorer
@@ -42,6 +43,8 @@ SCORER_CHOICES = [
     f"{SAMPLED_JUDGE}+normalize",
 ]
 RULES_ONLY = "fixed rules (instant)"
+#: What the lab says when the Reply box is empty (it perturbs a reply, not a question).
+EMPTY_REPLY = "The reply is empty: paste the reply to perturb in the Reply box."
 REWRITER_CHOICES = [
     (RULES_ONLY, RULES_ONLY),
     *(
@@ -66,10 +69,7 @@ def run_lab(
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
 ) -> tuple[str, go.Figure, list[dict], gr.Dropdown, str]:
     """Perturb the reply, score everything, and return the table, chart, rows and a note."""
-    try:
-        reply = clean_text(reply, limit=20_000, what="reply")
-    except InputError as exc:
-        raise gr.Error(str(exc)) from None
+    reply = _checked_reply(reply)
     if not perturbation_ids:
         raise gr.Error("Pick at least one perturbation.")
     if not scorer_ids:
@@ -92,79 +92,31 @@ def run_lab(
     )
     progress(1.0, desc="done")
     note = f"Computed live: seed {int(seed)}, {len(rows)} perturbations." + at_the_top(originals)
-    return _lab_outputs(originals, rows, message, note)
+    return lab_outputs(originals, rows, message, note)
 
 
-def at_the_top(originals: dict[str, Score]) -> str:
-    """A sentence naming the scorers that rated the original at the top already ('' if none).
-
-    >>> at_the_top({"s": Score.from_components("s", 3, 3, 3)})[:48]
-    ' s rated the original 3 (the top of the scale): '
-    >>> at_the_top({"s": Score.from_components("s", 3, 2, 3)})
-    ''
-    """
-    top = [sid for sid, score in originals.items() if score.ok and score.overall >= 3 - 1e-9]
-    if not top:
-        return ""
-    return (
-        f" {', '.join(names(s) for s in top)} rated the original 3 (the top of the scale): "
-        "a score there cannot rise, so a +0.00 for *judge-injection* says nothing about "
-        "resisting it. Try a reply scored lower."
-    )
+def _checked_reply(reply: str) -> str:
+    """The reply cleaned, or gr.Error saying what to paste (a reply, never "a question")."""
+    try:
+        return clean_text(reply, limit=20_000, what="reply")
+    except InputError as exc:
+        empty = str(exc).startswith("The reply is empty")
+        raise gr.Error(EMPTY_REPLY if empty else str(exc)) from None
 
 
-def _lab_outputs(
-    originals: dict[str, Score], rows: list[rb.VariantScores], message: str, note: str
-) -> tuple[str, go.Figure, list[dict], gr.Dropdown, str]:
-    """Table, chart, flaggable rows, the row picker and the note for one lab result. The note
-    says why a variant that changed nothing is left out, and names a scorer that gave every
-    version the same score, with its reasons."""
-    shown = [row for row in rows if not _why_unchanged(row)]
-    state = [
-        {
-            "variant": row.variant.to_dict(),
-            "message": message,
-            "scores": [c.after.to_dict() for c in row.changes.values()],
-        }
-        for row in shown
-    ]
-    choices = [row.variant.perturbation_id for row in shown]
-    return (
-        lab_table(originals, shown, names),
-        change_chart(shown, names),
-        state,
-        gr.Dropdown(choices=choices, value=choices[0] if choices else None),
-        note + same_score_note(originals, shown, names) + nothing_to_measure(rows),
-    )
-
-
-def _why_unchanged(row: rb.VariantScores) -> str:
-    perturbation = PERTURBATIONS.get(row.variant.perturbation_id)
-    return perturbation.why_unchanged(row.variant) if perturbation else ""
-
-
-def nothing_to_measure(rows: list[rb.VariantScores]) -> str:
-    """Plain words for each variant that cannot show a change: one that left the reply word
-    for word as it was (it is left out of the table and chart), or one that left nothing.
-
-    >>> from perturbations.registry import get_perturbation
-    >>> row = rb.VariantScores(get_perturbation("strip-empathy")("Book it by Friday.", seed=0), {})
-    >>> print(nothing_to_measure([row]))
-    <BLANKLINE>
-    <BLANKLINE>
-    *strip-empathy* changed nothing, so it is not in the table or the chart: this reply has no empathic language to remove.
-    """
-    said = []
-    for row in rows:
-        pid = row.variant.perturbation_id
-        perturbation = PERTURBATIONS.get(pid)
-        if perturbation is None:
-            continue
-        if why := perturbation.why_unchanged(row.variant):
-            said.append(f"*{pid}* changed nothing, so it is not in the table or the chart: {why}.")
-        elif why := perturbation.why_empty(row.variant):
-            said.append(f"*{pid}* left nothing of the reply, so its row is unscored: {why}.")
-    return "".join(f"\n\n{line}" for line in said)
+def lab_on_page(
+    *inputs: object,
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
+) -> tuple[object, ...]:
+    """:func:`run_lab` as the Perturb button runs it: its last input is the rows of the
+    result on screen (None before any). A refusal leaves the chart and table as they are
+    and says why in the note above them; when a result is on screen, it says plainly that
+    it is the previous one, so it is never read as the answer to the new request."""
+    *arguments, shown = inputs
+    try:
+        return run_lab(*arguments, progress=progress)  # type: ignore[arg-type]
+    except REFUSALS as exc:
+        return (gr.skip(),) * 4 + (kept_note(problem(exc), shown),)
 
 
 def flag_row(rows: list[dict], perturbation_id: str, note: str) -> str:
@@ -211,7 +163,7 @@ def pick_example(name: str) -> tuple[object, ...]:
     return (
         example["reply"],
         example["message"],
-        *_lab_outputs(originals, rows, example["message"], note),
+        *lab_outputs(originals, rows, example["message"], note),
     )
 
 
@@ -235,8 +187,8 @@ def _lab_section() -> None:
                 [(names(s), s) for s in SCORER_CHOICES],
                 value=["bert-head"],
                 label="Scorers",
-                info="The empathy head takes about a second; the local judge about "
-                "10–30 s per text on a CPU (12 texts: several minutes).",
+                info="The empathy head takes about a second. "
+                + judge_speed(1 + len(PERTURBATIONS)),
             )
             with gr.Row():
                 seed = gr.Number(0, precision=0, label="Seed (same seed, same variants)")
@@ -254,7 +206,7 @@ def _lab_section() -> None:
     # table's, having no height, overlapped each other on the chart's top edge.
     chart = gr.Plot(label="Change in overall score per perturbation")
     table = gr.HTML()
-    rows_state = gr.State([])
+    rows_state = gr.State(None)  # the shown result's flaggable rows; None before any
     with gr.Row():
         flag_pick = gr.Dropdown([], label="Row to flag")
         flag_note = gr.Textbox(label="Note (optional)")
@@ -263,14 +215,14 @@ def _lab_section() -> None:
     shown = [table, chart, rows_state, flag_pick, lab_note]
     example.change(pick_example, example, [reply, message, *shown], api_name=False)
     lab_event = run.click(
-        reports_problems(len(shown) - 1, at=shown.index(lab_note))(run_lab),
-        [reply, message, perturbation_box, scorer_box, seed, rewriter],
+        lab_on_page,
+        [reply, message, perturbation_box, scorer_box, seed, rewriter, rows_state],
         shown,
         api_name="lab",
         show_progress_on=[chart],
     )
     stop.click(
-        lambda: "Stopped: nothing was kept from this run.",
+        lambda: "Stopped: nothing was kept from this run (a chart below is the run before).",
         None,
         lab_note,
         cancels=[lab_event],

@@ -17,10 +17,11 @@ import gradio as gr
 import pandas as pd
 import plotly.graph_objects as go
 
-from config import DEFAULT_MAX_TOKENS, RUNS_DIR, SETTINGS
+from config import RUNS_DIR, SETTINGS
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import responder_choices, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
+from pages.widgets.pace import measured_eta, plan_time
 from pages.widgets.progress import gradio_progress
 from pages.widgets.visitor import on_load, visitor_folder, visitor_state
 from reports.batch import readable_headline, terms_markdown, write_report
@@ -32,7 +33,7 @@ from studies.batch.plan import (
     bundled_questions,
     questions_from_csv,
 )
-from studies.batch.run import BatchOutcome, check_ready, estimate, run_batch
+from studies.batch.run import BatchOutcome, check_ready, run_batch
 from studies.batch.store import RunBusy, RunMismatch, busy_message
 from studies.strategies import load_strategies
 
@@ -45,14 +46,14 @@ INTRO = (
     "prompting them, and score every reply. The result is a table of every reply (CSV) and a "
     "report to share (HTML, opens without the app). Starting again with the same run name "
     "continues where it stopped: replies already received are never asked for (or paid for) "
-    "twice. Cloud models need a key. The local model is slow: on a 2-core CPU a batch reply "
-    "took 30–100 s (the slower end while other work runs), so start with a few questions."
+    "twice. Cloud models need a key. The local model writes one reply at a time: the line "
+    "above the Run button says how long your plan takes."
 )
 #: What the question source radio offers.
 BUNDLED, UPLOAD = "Bundled CounselChat questions", "My own questions (CSV)"
 #: The options as the page starts (for the first plan line).
-DEFAULT_RESPONDERS = [LOCAL_DEFAULT, THERAPIST]
-_PLAN_DEFAULTS = (5, 0, BUNDLED, None, DEFAULT_RESPONDERS, ["study"], 1)
+DEFAULT_RESPONDERS, MAX_TOKENS = [LOCAL_DEFAULT, THERAPIST], 200
+_PLAN_DEFAULTS = (5, 0, BUNDLED, None, DEFAULT_RESPONDERS, ["study"], MAX_TOKENS, 1)
 
 
 def run_folder(name: str, visitor: str | None) -> Path:
@@ -143,7 +144,7 @@ def run_page(
             concurrency=SETTINGS.batch_concurrency,
             keys=keys,
             stop=stop,
-            progress=gradio_progress(progress),
+            progress=measured_eta(gradio_progress(progress)),
         )
     except RunBusy:  # another process (the command line) holds the folder
         raise gr.Error(busy_message(name.strip())) from None
@@ -200,13 +201,14 @@ def plan_line(
     upload: str | None,
     responders: list[str],
     strategies: list[str],
+    max_tokens: float,
     samples: float,
 ) -> str:
-    """What the chosen plan will take, in one line ('' until it is a plan)."""
+    """What the chosen plan will take, in one line ('' until it is a plan; see plan_time)."""
     try:
         questions = _questions(n, seed, source, upload)
-        settings = _settings(responders, strategies, [], DEFAULT_MAX_TOKENS, samples)
-        return estimate(questions, settings, SETTINGS.batch_concurrency)
+        settings = _settings(responders, strategies, [], max_tokens, samples)
+        return plan_time(questions, settings, SETTINGS.batch_concurrency)
     except (gr.Error, ValueError, KeyError):  # the Run button gives the reason
         return ""
 
@@ -240,7 +242,7 @@ def _options() -> list[gr.components.Component]:
         scorer_choices(offered_scorer_ids()), value=["bert-head"], label="Scorers"
     )
     with gr.Row():
-        max_tokens = gr.Slider(16, 2048, value=200, step=16, label="Longest reply (tokens)")
+        max_tokens = gr.Slider(16, 2048, value=MAX_TOKENS, step=16, label="Longest reply (tokens)")
         samples = gr.Slider(1, 5, value=1, step=1, label="Replies per question")
         name = gr.Textbox(value="my-batch", label="Run name (same name = continue)")
     return [n, seed, source, upload, responders, strategies, scorers, max_tokens, samples, name]
@@ -259,7 +261,7 @@ def build() -> gr.Blocks:
             run = gr.Button("Run", variant="primary")
             stop = gr.Button("Stop", variant="secondary", interactive=False)
         status = notice_box()
-        planned = [options[i] for i in (0, 1, 2, 3, 4, 5, 8)]  # what changes the plan's size
+        planned = [options[i] for i in (0, 1, 2, 3, 4, 5, 7, 8)]  # what changes the plan's time
         for box in planned:
             box.change(plan_line, planned, plan, api_name=False, show_progress="hidden")
         scroll_cue()
@@ -270,9 +272,9 @@ def build() -> gr.Blocks:
             # Fixed widths keep headers on a line or two; a phone scrolls the table sideways.
             column_widths=["260px", "220px", "80px", "50px", "130px", *["330px"] * 4],
         )
-        with gr.Row():
-            radar = gr.Plot(label="Profile per component")
-            bars = gr.Plot(label="Means with 95% intervals")
+        with gr.Row():  # no label badge: it covered the top-left of the chart's own title
+            radar = gr.Plot(label="Profile per component", show_label=False)
+            bars = gr.Plot(label="Means with 95% intervals", show_label=False)
         files = gr.File(label="Report (HTML) and every reply (CSV)", file_count="multiple")
         with gr.Accordion("How to read the results (intervals, d, Wasserstein, p)", open=False):
             gr.Markdown(terms_markdown())

@@ -13,9 +13,12 @@ import gradio as gr
 
 from core.numbers import fmt
 from pages import trust_judges
+from pages.widgets.calibration_tab import calibration_tab
+from pages.widgets.calibration_tab import run_calibration as run_calibration  # the page's API
 from pages.widgets.keys import key_boxes
 from pages.widgets.names import scorer_choices, scorer_name
 from pages.widgets.notice import notice_box, scroll_cue, with_notice
+from pages.widgets.pace import judge_speed, judging_time
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import (
     TABLE_HEADERS,
@@ -29,7 +32,6 @@ from pages.widgets.trust import (
     trust_note,
 )
 from reports import alignment as charts
-from scorers.calibration import CalibrationError, save_calibration
 from scorers.registry import offered_scorer_ids
 from studies import alignment
 from studies.labelled import bundled_choices, unseen_by
@@ -100,54 +102,37 @@ def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, pr
     )
 
 
-def run_calibration(state: dict | None, test_share: float, save: bool):  # type: ignore[no-untyped-def]
-    """Fit on part of the last report's rows; before/after on the rest; optionally save."""
-    if not state:
-        raise gr.Error(
-            "Run “Compare with people” on the first tab first: the calibration is fitted on "
-            "the rows of that report."
-        )
-    try:
-        study = alignment.calibration_study(
-            state["data"], state["report"], test_share=float(test_share), n_boot=200
-        )
-    except (CalibrationError, ValueError) as exc:
-        raise gr.Error(str(exc)) from None
-    cal = study["calibration"]
-    text = (
-        f"Calibration **{cal.name}**: fitted on {len(study['fit_rows'])} rows, tested on "
-        f"{len(study['test_rows'])} rows it never saw. Chosen per component by cross-validation: "
-        + ", ".join(f"{k}: {v}" for k, v in cal.methods.items())
-        + "."
-    )
-    if save:
-        from config import USER_CALIBRATIONS_DIR
-
-        path = save_calibration(cal, USER_CALIBRATIONS_DIR)
-        text += (
-            f" Saved as `{path.name}`; use the scorer id `{cal.scorer_id}+calibrated:{cal.name}`."
-        )
-    return text, table_frame(study["before"]), table_frame(study["after"])
-
-
 def build() -> gr.Blocks:
     """The Trust page."""
+    return _build()[0]
+
+
+def _build() -> tuple[gr.Blocks, gr.Radio]:
+    """The Trust page, and its choice of labelled set (see :func:`refresh_on_select`)."""
     scorers = offered_scorer_ids()
     with gr.Blocks(title="Empathy Lab · Trust") as page:
         gr.Markdown(
-            "## How far can a scorer be trusted?\nCompare a scorer with people's ratings, correct its bias, test a judge for position and length bias, and see where several judges disagree. The local judge took 4–18 s per reply on a 2-core CPU (more when the machine is busy): start with a small sample."
+            "## How far can a scorer be trusted?\nCompare a scorer with people's ratings, "
+            "correct its bias, test a judge for position and length bias, and see where several "
+            f"judges disagree. {judge_speed()} With a local judge picked, a line under the sample "
+            "size says how long that sample takes."
         )
         keys, _ = key_boxes()
         # Four long tab names: on a phone Gradio's default hid three behind a "⋯" menu.
         with gr.Tabs(overflow_behavior="wrap"):
             state, source = _agreement_tab(scorers, keys)
-            _calibration_tab(state)
+            calibration_tab(state)
             trust_judges.pairwise_tab(scorers, keys)
             trust_judges.panel_tab(scorers, keys)
         # Which sets are installed is read when the page opens: ratings saved since the
         # server started count ("Ratings made here" was "not installed" until a restart).
-        page.load(lambda: gr.update(choices=_sources()), None, source, api_name=False)
-    return page
+        page.load(fresh_sources, None, source, api_name=False)
+    return page, source
+
+
+def fresh_sources() -> dict:
+    """The agreement tab's labelled sets as installed now."""
+    return gr.update(choices=_sources())
 
 
 def _sources() -> list[tuple[str, str]]:
@@ -177,6 +162,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State
                 maximum=alignment.MAX_BOOT,
                 label=f"Bootstrap resamples (0–{alignment.MAX_BOOT:,})",
             )
+        timing = gr.Markdown(judging_time(["bert-head"], 40))
         note, measured = _trust_note_box("bert-head")
         source = gr.Radio(  # a long name wraps here; a dropdown cut it off
             sources,
@@ -203,6 +189,8 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State
     scorer.change(
         lambda sid: trust_note(sid) if sid else ("", ""), scorer, [note, measured], api_name=False
     )
+    for box in (scorer, sample):
+        box.change(_timing, [scorer, sample], timing, api_name=False, show_progress="hidden")
     aligned = go_align.click(
         with_notice(run_align, 7, clears=True),
         [scorer, source, upload, mapping, scale, sample, boot, *keys],
@@ -211,6 +199,11 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State
     )
     fit_after(aligned, [table])
     return state, source
+
+
+def _timing(scorer_id: str | None, sample: float | None) -> str:
+    """What the chosen scorer takes on the chosen sample (a line only for a local judge)."""
+    return judging_time([scorer_id or ""], int(sample or 0))
 
 
 def _trust_note_box(scorer_id: str) -> tuple[gr.Markdown, gr.Markdown]:
@@ -242,35 +235,15 @@ def _upload_row() -> tuple[gr.Row, gr.File, gr.Textbox, gr.Textbox]:
     return row, upload, mapping, scale
 
 
-def _calibration_tab(state: gr.State) -> None:
-    """The "Calibration" tab, fitted on the rows of the last agreement report."""
-    with gr.Tab("Calibration"):
-        gr.Markdown(
-            "Scorers, LLM judges above all, often rate higher or lower than people. A calibration learns, per component, how the scorer's values map onto people's (identity, linear, isotonic or ordinal, chosen by cross-validation) on part of the rows of the last report, and is tested on the rows it never saw. It only ever applies to the same scorer and prompt version."
-        )
-        with gr.Row():
-            share = gr.Slider(
-                0.2, 0.8, value=0.5, step=0.05, label="Share of rows kept for testing"
-            )
-            keep = gr.Checkbox(label="Save it (usable as SCORER+calibrated:NAME)")
-        go_cal = gr.Button("Fit and test a calibration", variant="primary")
-        notice = notice_box()
-        cal_text = gr.Markdown()
-        scroll_cue()
-        before, after = (
-            result_table(TABLE_HEADERS, "Before, on unseen rows"),
-            result_table(TABLE_HEADERS, "After, same rows"),
-        )
-    calibrated = go_cal.click(
-        with_notice(run_calibration, 3, clears=True),
-        [state, share, keep],
-        [notice, cal_text, before, after],
-        api_name="calibrate",
-    )
-    fit_after(calibrated, [before, after])
+demo, _SOURCE = _build()
 
 
-demo = build()
+def refresh_on_select(tab: gr.Tab) -> None:
+    """Read the labelled sets again each time ``tab`` (the app's Trust tab, holding
+    :data:`demo`) is selected: a rating saved on Compare is offered at once, where the page
+    still said "Ratings made here — not installed" until it was reloaded."""
+    tab.select(fresh_sources, None, _SOURCE, api_name=False, show_progress="hidden")
+
 
 if __name__ == "__main__":
     from pages.widgets.launch import launch_options

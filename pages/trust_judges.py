@@ -14,6 +14,7 @@ from core.numbers import fmt
 from pages.widgets.keys import typed_keys
 from pages.widgets.names import responder_choices, responder_name, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue, with_notice
+from pages.widgets.pace import judging_time
 from pages.widgets.progress import gradio_progress
 from pages.widgets.trust import (
     TABLE_HEADERS,
@@ -197,7 +198,7 @@ def pairwise_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
 
 def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
     """The "Judge panel" tab and its event."""
-    with gr.Tab("Judge panel"):
+    with gr.Tab("Judge panel") as tab:
         gr.Markdown(
             "Several judges on the same replies: their mean per component and how far apart they are."
         )
@@ -205,6 +206,7 @@ def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             pj = gr.CheckboxGroup(scorer_choices(scorers), value=["bert-head"], label="Judges")
             psource = gr.Radio(bundled_choices(), value="welivita", label="Labelled replies")
             psample = gr.Number(value=10, precision=0, label="Sample size")
+        timing = gr.Markdown()
         go_panel = gr.Button("Run the panel", variant="primary")
         notice = notice_box()
         scroll_cue()
@@ -219,3 +221,19 @@ def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
         api_name="panel",
     )
     fit_after(paneled, [panel_table, panel_align])
+    for box in (pj, psample):
+        box.change(
+            lambda judges, n: judging_time(judges or [], int(n or 0)),
+            [pj, psample],
+            timing,
+            api_name=False,
+            show_progress="hidden",
+        )
+    # The sets are read again on opening the tab: a rating saved on Compare counts at once.
+    tab.select(
+        lambda: gr.update(choices=bundled_choices()),
+        None,
+        psource,
+        api_name=False,
+        show_progress="hidden",
+    )

@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import plotly.graph_objects as go
 
+from core.numbers import p_value, with_interval
 from core.tables import write_table
 from reports.batch_charts import (
     bars,
@@ -53,6 +54,27 @@ def readable_headline(table: pd.DataFrame) -> pd.DataFrame:
     return out.rename(columns=overall)
 
 
+#: Pixels Plotly's toolbar (the modebar) takes over a chart: a title starts below it, so
+#: the toolbar never covers it, on a phone neither (there it spans the title's width).
+TOOLBAR_PX = 32
+
+
+def below_toolbar(fig: go.Figure) -> go.Figure:
+    """``fig`` with its title and plot moved down by the toolbar's height, the plot's own
+    height kept (the figure grows by as much).
+
+    >>> fig = below_toolbar(go.Figure(layout={"height": 400, "margin": {"t": 90}}))
+    >>> fig.layout.title.pad.t, fig.layout.margin.t, fig.layout.height
+    (32, 122, 432)
+    """
+    fig.update_layout(
+        title_pad_t=(fig.layout.title.pad.t or 0) + TOOLBAR_PX,
+        margin_t=(fig.layout.margin.t or 0) + TOOLBAR_PX,
+        height=(fig.layout.height or 450) + TOOLBAR_PX,
+    )
+    return fig
+
+
 def build_report(folder: str | Path) -> BatchReport:
     """Read the run and compute everything the report shows (nothing is written)."""
     run = RunFolder(folder)
@@ -69,8 +91,81 @@ def build_report(folder: str | Path) -> BatchReport:
         summary,
         bs.paired_tests(df, columns),
         bs.failures(df, scorers),
-        figures,
+        [below_toolbar(fig) for fig in figures],
         Path(folder) / "report.html",
+    )
+
+
+def _arm_name(arm: str) -> str:
+    """An arm ("responder · strategy" ids) in people's names."""
+    responder, _, strategy = arm.partition(" · ")
+    return f"{responder_name(responder)} · {strategy_name(strategy)}"
+
+
+def _intervals(frame: pd.DataFrame, value: str, low: str, high: str) -> list[str]:
+    """Each row's ``value`` with its interval, as ``2.10 [1.90, 2.30]``."""
+    rows = zip(frame[value], frame[low], frame[high], strict=True)
+    return [with_interval(*row) for row in rows]
+
+
+def readable_tests(tests: pd.DataFrame) -> pd.DataFrame:
+    """The differences between arms as the report shows them: readable column names and
+    plain values ("yes"/"no", p-values as "< 0.001"); ``tests.csv`` keeps the raw ones."""
+    if tests.empty:
+        return tests
+    table = pd.DataFrame(
+        {
+            "scorer": tests["scorer"].map(scorer_name),
+            "component": tests["component"],
+            "arm A": tests["arm_a"].map(_arm_name),
+            "arm B": tests["arm_b"].map(_arm_name),
+            "questions": tests["n_questions"],
+            "A − B, mean [95% interval]": _intervals(
+                tests, "mean_difference", "diff_low", "diff_high"
+            ),
+            "Cohen's d": tests["cohens_d"].round(2),
+            "Wasserstein": tests["wasserstein"].round(2),
+            "p": tests["p"].map(p_value),
+            "p, Holm-corrected": tests["p_holm"].map(p_value),
+            "differ (Holm p < 0.05)": tests["significant"].map(lambda s: "yes" if s else "no"),
+            "note": tests["note"],
+        }
+    )
+    noted = table["note"].fillna("").astype(str).str.strip().ne("").any()
+    return table if noted else table.drop(columns="note")
+
+
+def readable_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """The mean per arm and component in readable names ("mean [95% interval]")."""
+    if summary.empty:
+        return summary
+    return pd.DataFrame(
+        {
+            "responder": summary["responder"].map(responder_name),
+            "strategy": summary["strategy"].map(strategy_name),
+            "scorer": summary["scorer"].map(scorer_name),
+            "component": summary["component"],
+            "replies scored": summary["n"],
+            "mean [95% interval]": _intervals(summary, "mean", "ci_low", "ci_high"),
+        }
+    )
+
+
+def readable_failures(failures: pd.DataFrame) -> pd.DataFrame:
+    """Failed replies and unscored ones, per arm, in readable names."""
+    if failures.empty:
+        return failures
+    stage = failures["stage"].map(
+        lambda s: "the reply" if s == "reply" else f"scoring ({scorer_name(s)})"
+    )
+    return pd.DataFrame(
+        {
+            "responder": failures["responder"].map(responder_name),
+            "strategy": failures["strategy"].map(strategy_name),
+            "what failed": stage,
+            "reason": failures["reason"],
+            "replies": failures["rows"],
+        }
     )
 
 
@@ -103,6 +198,7 @@ def _settings_html(run: RunFolder) -> str:
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
     "table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:.3em .5em}"
+    "th{text-align:left;vertical-align:bottom}"
     ".wide{overflow-x:auto}.cue{display:none;color:#555;font-size:.9em}.cue.shown{display:block}"
 )
 #: Shows a table's "swipe sideways" cue whenever the table is wider than its box, at any
@@ -125,31 +221,31 @@ TERMS: tuple[tuple[str, str], ...] = (
         "overlap may not really differ.",
     ),
     (
-        "mean_difference, diff_low – diff_high",
+        "A − B, mean [95% interval]",
         "How many scale points arm A scored above arm B on the same questions (negative: "
         "below). The range is a 95% bootstrap interval: the questions are drawn again at "
         "random 2,000 times and the difference worked out each time; the middle 95% of "
         "those results is the range. If it holds 0, the data cannot tell which arm is higher.",
     ),
     (
-        "cohens_d",
+        "Cohen's d",
         "The same difference measured against how much it changes from question to "
         "question (paired Cohen's d). Roughly: 0.2 small, 0.5 medium, 0.8 or more large. "
         "It says how big a difference is, not whether it is real.",
     ),
     (
-        "wasserstein",
+        "Wasserstein",
         "How far apart the two arms' spreads of scores are, in scale points: the least "
         "score that would have to move to turn one set into the other. 0 means the same "
         "spread; unlike the mean it also notices when one arm is more uneven (the "
         "Wasserstein or earth mover's distance).",
     ),
     (
-        "p, p_holm, significant",
+        "p, p Holm-corrected, differ",
         "p is how surprising a difference this large would be if both arms were truly "
         "equal (Wilcoxon signed-rank test on the questions both answered); below 0.05 is "
-        "called surprising. With many comparisons some look surprising by luck, so p_holm "
-        "corrects for the number of tests (Holm), and significant = True means p_holm is "
+        "called surprising. With many comparisons some look surprising by luck, so the "
+        "Holm-corrected p corrects for the number of tests, and 'differ' says yes when it is "
         "below 0.05. A small p says nothing about how big the difference is: read it with d.",
     ),
 )
@@ -188,11 +284,11 @@ def write_report(folder: str | Path) -> BatchReport:
         "<h2>Charts</h2>",
         *plots,
         "<h2>Differences between arms</h2>",
-        _table(report.tests, "fewer than two arms: nothing to compare"),
+        _table(readable_tests(report.tests), "fewer than two arms: nothing to compare"),
         "<h2>Failures and unscored replies</h2>",
-        _table(report.failures, "none: every reply came back and was scored"),
+        _table(readable_failures(report.failures), "none: every reply came back and was scored"),
         "<h2>Mean and 95% interval per component</h2>",
-        _table(report.summary, "no scores"),
+        _table(readable_summary(report.summary), "no scores"),
     ]
     page = (
         "<!doctype html><html><head><meta charset='utf-8'>"

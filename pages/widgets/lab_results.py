@@ -1,0 +1,106 @@
+"""What the Adversarial lab shows for one result: the table, the chart, the rows a visitor
+can flag, the row picker and the note (why a variant is left out, a scorer that never
+moved, an original already at the top of the scale), and the note for a refused run while
+earlier results stay on screen."""
+
+from __future__ import annotations
+
+import gradio as gr
+import plotly.graph_objects as go
+
+from pages.widgets.scores import names
+from perturbations.registry import PERTURBATIONS
+from reports.lab import change_chart, lab_table, same_score_note
+from scorers.base import Score
+from studies import robustness as rb
+
+#: The note above the chart when a run is refused and an earlier result stays on screen.
+KEPT_NOTE = (
+    "⚠️ **The chart and table below are the previous results; the new run did not start:** {}"
+)
+
+
+def kept_note(reason: str, shown: object) -> str:
+    """The note for a refused run: the reason, and, when a result is still on screen
+    (``shown``: the rows of the last result, None before any), that it is the previous one.
+
+    >>> kept_note("⚠️ Pick a scorer.", None)
+    '⚠️ Pick a scorer.'
+    >>> kept_note("⚠️ Pick a scorer.", [])[:40]
+    '⚠️ **The chart and table below are the p'
+    """
+    if shown is None:
+        return reason
+    return KEPT_NOTE.format(reason.removeprefix("⚠️ "))
+
+
+def at_the_top(originals: dict[str, Score]) -> str:
+    """A sentence naming the scorers that rated the original at the top already ('' if none).
+
+    >>> at_the_top({"s": Score.from_components("s", 3, 3, 3)})[:48]
+    ' s rated the original 3 (the top of the scale): '
+    >>> at_the_top({"s": Score.from_components("s", 3, 2, 3)})
+    ''
+    """
+    top = [sid for sid, score in originals.items() if score.ok and score.overall >= 3 - 1e-9]
+    if not top:
+        return ""
+    return (
+        f" {', '.join(names(s) for s in top)} rated the original 3 (the top of the scale): "
+        "a score there cannot rise, so a +0.00 for *judge-injection* says nothing about "
+        "resisting it. Try a reply scored lower."
+    )
+
+
+def lab_outputs(
+    originals: dict[str, Score], rows: list[rb.VariantScores], message: str, note: str
+) -> tuple[str, go.Figure, list[dict], gr.Dropdown, str]:
+    """Table, chart, flaggable rows, the row picker and the note for one lab result. The note
+    says why a variant that changed nothing is left out, and names a scorer that gave every
+    version the same score, with its reasons."""
+    shown = [row for row in rows if not _why_unchanged(row)]
+    state = [
+        {
+            "variant": row.variant.to_dict(),
+            "message": message,
+            "scores": [c.after.to_dict() for c in row.changes.values()],
+        }
+        for row in shown
+    ]
+    choices = [row.variant.perturbation_id for row in shown]
+    return (
+        lab_table(originals, shown, names),
+        change_chart(shown, names),
+        state,
+        gr.Dropdown(choices=choices, value=choices[0] if choices else None),
+        note + same_score_note(originals, shown, names) + nothing_to_measure(rows),
+    )
+
+
+def _why_unchanged(row: rb.VariantScores) -> str:
+    perturbation = PERTURBATIONS.get(row.variant.perturbation_id)
+    return perturbation.why_unchanged(row.variant) if perturbation else ""
+
+
+def nothing_to_measure(rows: list[rb.VariantScores]) -> str:
+    """Plain words for each variant that cannot show a change: one that left the reply word
+    for word as it was (it is left out of the table and chart), or one that left nothing.
+
+    >>> from perturbations.registry import get_perturbation
+    >>> row = rb.VariantScores(get_perturbation("strip-empathy")("Book it by Friday.", seed=0), {})
+    >>> print(nothing_to_measure([row]))
+    <BLANKLINE>
+    <BLANKLINE>
+    *strip-empathy* changed nothing, so it is not in the table or the chart: this reply has no empathic language to remove.
+    """
+    said = []
+    for row in rows:
+        pid = row.variant.perturbation_id
+        perturbation = PERTURBATIONS.get(pid)
+        if perturbation is None:
+            continue
+        if why := perturbation.why_unchanged(row.variant):
+            said.append(f"*{pid}* changed nothing, so it is not in the table or the chart: {why}.")
+        elif why := perturbation.why_empty(row.variant):
+            said.append(f"*{pid}* left nothing of the reply, so its row is unscored: {why}.")
+    return "".join(f"\n\n{line}" for line in said)
