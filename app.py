@@ -3,21 +3,25 @@
 python app.py                 # http://127.0.0.1:7860, local model, no keys needed
 python app.py --port 8080     # another port (--host 0.0.0.0: every network interface)
 python app.py --help          # what it does and the settings it reads; starts nothing
+
+It prints one line with the address it serves; a port the operator chose that is taken is
+refused at once, and when 7860 is taken without one chosen, the next free port is used and
+the line says so (:mod:`core.app_options`).
 """
 
 from __future__ import annotations
 
-from core.app_options import parse_args
+from core.app_options import parse_args, serve_address
 
-if __name__ == "__main__":  # --help answers before the pages load (seconds of imports)
-    ARGS = parse_args()
+if __name__ == "__main__":  # --help answers, and a taken port is refused, before the pages load
+    ADDRESS = serve_address(parse_args())
 
 import threading
 
 import gradio as gr
 
 from pages import adversarial, batch, compare, flags, resonance, stories, trust, vote
-from pages.widgets.launch import launch_options
+from pages.widgets.launch import launch_options, line_writer, serve
 from pages.widgets.style import CSS
 
 #: (tab title, page module); each module's ``demo`` also runs alone, and has its own
@@ -52,8 +56,10 @@ def build_app() -> gr.Blocks:
         gr.Navbar(visible=False)
         gr.Markdown(INTRO)
         for title, page in PAGES:
-            with gr.Tab(title):
+            with gr.Tab(title) as tab:
                 page.demo.render()
+            if page is trust:  # the labelled sets are read again: a rating just saved counts
+                trust.refresh_on_select(tab)
     for title, page in PAGES:
         with app.route(title, route_of(page), show_in_navbar=False):
             page.build()
@@ -84,19 +90,21 @@ def warm_up() -> None:
     warm_local()
 
 
-def start(**launch: object) -> gr.Blocks:
-    """Start the app as ``python app.py`` does: preload, warm up in the background, launch.
+def start(note: str = "", **launch: object) -> gr.Blocks:
+    """Start the app as ``python app.py`` does: preload, warm up in the background, launch,
+    and say where it serves (:func:`pages.widgets.launch.serve`; ``note``: why on that port).
 
     ``launch`` goes to :meth:`gradio.Blocks.launch` (tests pass
     ``prevent_thread_lock=True`` and a port), over the operator's upload limit
     and the runs folder (:func:`pages.widgets.launch.launch_options`).
     """
     preload()
+    say = line_writer()  # before the warm-up, which hides standard output while it loads
     threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
     demo.queue(default_concurrency_limit=4)
-    demo.launch(**{"css": CSS, **launch_options(), **launch})  # type: ignore[arg-type]
+    serve(demo, note, say, **{"css": CSS, **launch_options(), **launch})
     return demo
 
 
 if __name__ == "__main__":
-    start(**{k: v for k, v in (("server_name", ARGS.host), ("server_port", ARGS.port)) if v})
+    start(ADDRESS.note, server_name=ADDRESS.host, server_port=ADDRESS.port)

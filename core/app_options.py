@@ -1,5 +1,6 @@
-"""``python app.py``'s options and the operator settings its ``--help`` lists (no Gradio
-imports here, so ``--help`` answers before the pages load).
+"""``python app.py``'s options, the operator settings its ``--help`` lists, and the address it
+serves on (no Gradio imports here, so ``--help`` answers, and a taken port is refused, before
+the pages load).
 
 >>> parse_args(["--port", "8080"]).port
 8080
@@ -9,9 +10,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import config
+
+#: Where the app serves unless the operator says otherwise (--host/--port, GRADIO_SERVER_*).
+DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 7860
+#: Ports tried after :data:`DEFAULT_PORT` when it is taken (the operator chose none).
+PORT_TRIES = 100
 
 ABOUT = (
     "Start Empathy Lab: a web app that compares how empathically language models answer "
@@ -65,3 +74,65 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--host", help="address to listen on (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, help="port to listen on")
     return parser.parse_args(argv)
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where the app will serve; ``note`` says why the port is not the one asked for."""
+
+    host: str
+    port: int
+    note: str = ""
+
+
+def port_free(host: str, port: int) -> bool:
+    """Whether a server could listen on ``host``:``port`` now (nothing else listens there)."""
+    try:
+        family, kind, proto, _, where = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
+            probe.bind(where)
+    except OSError:
+        return False
+    return True
+
+
+def asked_port(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[int | None, str]:
+    """The port the operator chose and how (``--port`` or ``GRADIO_SERVER_PORT``), or None.
+
+    >>> asked_port(argparse.Namespace(port=None), {"GRADIO_SERVER_PORT": "8080"})
+    (8080, 'GRADIO_SERVER_PORT')
+    """
+    how = "--port" if args.port is not None else "GRADIO_SERVER_PORT"
+    text = str(args.port) if args.port is not None else env.get(how, "").strip()
+    if not text:
+        return None, ""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise SystemExit(f"Empathy Lab cannot start: {how} is {text}, not a port (1 to 65535).")
+    return int(text), how
+
+
+def serve_address(args: argparse.Namespace, env: Mapping[str, str] = os.environ) -> Address:
+    """Where to serve: ``--host``/``--port``, else ``GRADIO_SERVER_NAME``/``GRADIO_SERVER_PORT``,
+    else 127.0.0.1:7860. A port the operator chose that is taken stops the start with a plain
+    message (SystemExit); the default port taken, the next free one is used, and ``note``
+    says so.
+    """
+    host = args.host or env.get("GRADIO_SERVER_NAME", "").strip() or DEFAULT_HOST
+    port, how = asked_port(args, env)
+    if port is not None:
+        if port_free(host, port):
+            return Address(host, port)
+        raise SystemExit(
+            f"Empathy Lab cannot start: port {port} on {host} (set by {how}) is already in "
+            "use, by another program or another Empathy Lab. Stop that one, or choose "
+            "another port: python app.py --port PORT"
+        )
+    for port in range(DEFAULT_PORT, DEFAULT_PORT + PORT_TRIES):
+        if port_free(host, port):
+            busy = f"port {DEFAULT_PORT} was busy, so it took {port}"
+            return Address(host, port, busy if port != DEFAULT_PORT else "")
+    raise SystemExit(
+        f"Empathy Lab cannot start: ports {DEFAULT_PORT} to {port} on {host} are all in use; "
+        "choose one with python app.py --port PORT"
+    )

@@ -3,6 +3,7 @@
 Runs alone with ``python -m pages.vote``; open a shared round with
 ``?round=CODE``. The page only reads inputs, calls :mod:`studies.votes.rounds`,
 :mod:`studies.votes.setup` and :mod:`studies.votes.log`, and shows what they return;
+the ballot (reply boxes, pickers, the Vote button) is :mod:`pages.widgets.ballot`,
 its Results tab is :mod:`pages.widgets.vote_results`.
 """
 
@@ -16,17 +17,32 @@ from core.csvlog import CsvLogError
 from core.progress import Progress, silent
 from core.questions import by_label
 from core.textinput import InputError
+from pages.widgets.ballot import (
+    after_vote,
+    ballot_updates,
+    ballot_widgets,
+    kept_header,
+    vote_button_for,
+)
 from pages.widgets.keys import typed_keys
 from pages.widgets.notice import REFUSALS, notice_box, problem, reports_problems
 from pages.widgets.progress import follow
-from pages.widgets.round_maker import RESPONDER_IDS, TEACHER_LABEL, maker_controls, teacher_view
+from pages.widgets.round_maker import (
+    RESPONDER_IDS,
+    TEACHER_LABEL,
+    maker_controls,
+    planned,
+    round_estimate,
+    teacher_view,
+    timed,
+)
 from pages.widgets.share import hand_off
 from pages.widgets.visitor import voter_state
 from pages.widgets.vote_results import results_tab
 from reports.votes import reveal_markdown
 from scorers.registry import offered_scorer_ids
 from studies.votes.log import AlreadyVoted, VoteLog, cast_vote
-from studies.votes.rounds import MAX_REPLIES, VoteRound, ballot, load_round, new_voter_id
+from studies.votes.rounds import MAX_REPLIES, load_round, new_voter_id
 from studies.votes.setup import make_round
 
 INTRO = (
@@ -35,54 +51,10 @@ INTRO = (
     "several ways, a licensed therapist, or your teacher) stays hidden until you vote. Everyone with the same round code votes on the "
     "same replies, each in their own order."
 )
-#: A reply box grows to the whole reply: a phone cannot scroll inside a read-only box
-#: (8,000 characters, the longest reply, are about 250 lines on a 390 px screen).
-REPLY_MAX_LINES = 1000
 STOPPED = (
     "Stopped: no round was made. The reply that was being written is finished in the "
     "background, then nothing more is written."
 )
-
-
-def ballot_updates(
-    rnd: VoteRound, voter: str, note: str = "", voted: bool = False, reveal: str = ""
-) -> list[object]:
-    """Updates for the message, every reply box, both pickers (sources hidden; the pickers
-    closed for a voter who has voted) and the reveal (shown again to one who has)."""
-    shown = ballot(rnd, voter)
-    letters = [letter for letter, _ in shown]
-    boxes = [
-        gr.update(value=rnd.entry(source).text, label=f"Reply {letter}", visible=True)
-        for letter, source in shown
-    ]
-    boxes += [gr.update(value="", visible=False)] * (MAX_REPLIES - len(shown))
-    return [
-        round_header(rnd, note),
-        *boxes,
-        gr.update(choices=letters, value=None, interactive=not voted),
-        gr.update(choices=letters, value=None, interactive=not voted),
-        reveal,
-    ]
-
-
-def round_header(rnd: VoteRound, note: str = "") -> str:
-    """The ballot's heading: the round's code, a note (if any) and the message."""
-    return f"### Round {rnd.code}\n{note}\n\n**The message:**\n\n> " + rnd.message.replace(
-        "\n", "\n> "
-    )
-
-
-def kept_header(shown: str, what: str, exc: BaseException) -> object:
-    """The heading of round ``shown`` (still on screen) saying plainly that ``what`` failed and
-    why; no change when no round is shown. The next round shown replaces the note."""
-    try:
-        rnd = load_round(shown) if shown else None
-    except InputError:
-        rnd = None
-    if rnd is None:
-        return gr.skip()
-    reason = problem(exc).removeprefix("⚠️ ")
-    return round_header(rnd, f"⚠️ **Still showing round {rnd.code}; {what}:** {reason}")
 
 
 def open_round(code: str, voter: str) -> list[object]:
@@ -101,7 +73,7 @@ def open_round(code: str, voter: str) -> list[object]:
     reveal = (  # after a reload the voter sees their vote and the reveal, not an empty ballot
         "*Your first vote stands.*\n\n" + reveal_markdown(rnd, voter, earlier) if earlier else ""
     )
-    return [voter, rnd.code, *ballot_updates(rnd, voter, note, voted, reveal)]
+    return [voter, rnd.code, *ballot_updates(rnd, voter, note, earlier, reveal)]
 
 
 def on_load(voter: str, request: gr.Request) -> list[object]:
@@ -132,15 +104,17 @@ def create(
     seed_text = str(seed if seed is not None else "").strip().removesuffix(".0")
     if seed_text and not seed_text.lstrip("-").isdigit():
         raise ValueError("The shuffle seed is a whole number, or blank for a random order.")
+    chosen, ways = [r for r in responders or [] if r in RESPONDER_IDS], list(strategies or [])
     try:
         rnd, problems = make_round(
             text,
-            [r for r in responders or [] if r in RESPONDER_IDS],
+            chosen,
             seed=int(seed_text) if seed_text else None,
             scorer_ids=[s for s in scorers or [] if s in offered_scorer_ids()],
-            strategies=list(strategies or []),
+            strategies=ways,
             teacher_replies=teacher or "",
-            progress=progress,
+            # timed: the next estimates say this machine's pace
+            progress=timed(progress, planned(text, chosen, ways), int(max_tokens)),
             max_tokens=int(max_tokens),
             temperature=float(temperature),
             keys=typed_keys(*key_values),
@@ -229,7 +203,7 @@ def build() -> gr.Blocks:
             open_notice = notice_box()
             # Open for a teacher; folded away under a round link (teacher_view, on load).
             with gr.Accordion(TEACHER_LABEL, open=False) as teacher:
-                maker_inputs = maker_controls()
+                maker = maker_controls()
                 with gr.Row():
                     make_button = gr.Button("Make the round", variant="primary")
                     stop_button = gr.Button("Stop", variant="secondary")
@@ -237,17 +211,7 @@ def build() -> gr.Blocks:
                 link = gr.Textbox(label="The round's link for students", buttons=["copy"],
                                   interactive=False, visible=False)  # fmt: skip
                 qr = gr.Markdown()
-            round_md = gr.Markdown()
-            boxes = [
-                gr.Textbox(visible=False, interactive=False, lines=3, max_lines=REPLY_MAX_LINES)
-                for _ in range(MAX_REPLIES)
-            ]
-            with gr.Row():
-                most = gr.Radio([], label="Most empathetic reply")
-                least = gr.Radio([], label="Least empathetic reply")
-            reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
-            vote_button = gr.Button("Vote", variant="primary", interactive=False)
-            reveal = gr.Markdown(elem_classes=["vote-reveal"])  # its table: style.CSS
+            round_md, boxes, most, least, reason, vote_button, reveal = ballot_widgets()
         results_code = results_tab()
         shown = [round_md, *boxes, most, least, reveal]
         # A button is active only when it can act: Open needs a code, Vote an open round.
@@ -255,26 +219,27 @@ def build() -> gr.Blocks:
             lambda c: gr.update(interactive=bool((c or "").strip())), code_box, open_button,
             api_name=False,
         )  # fmt: skip
-        current.change(
-            lambda c: (gr.update(interactive=bool(c)), c or gr.skip()),
-            current, [vote_button, results_code], api_name=False,
+        current.change(  # Vote says so, and cannot be pressed, once this voter has voted
+            lambda c, v: (vote_button_for(c, v), c or gr.skip()),
+            [current, voter], [vote_button, results_code], api_name=False,
         )  # fmt: skip
         open_button.click(
             open_or_keep, [code_box, voter, current], [open_notice, voter, current, *shown],
             api_name="open_round",
         )  # fmt: skip
         making = make_button.click(
-            create_following, [*maker_inputs[:9], voter, *maker_inputs[9:], current],
+            create_following, [*maker.inputs[:9], voter, *maker.inputs[9:], current],
             [code_box, share, voter, current, *shown],
             api_name="create_round", concurrency_limit=2, show_progress_on=[share],
         )  # fmt: skip
-        making.then(round_link, current, [link, qr], api_name=False)
+        making.then(round_link, current, [link, qr], api_name=False)  # and a timed estimate:
+        making.then(round_estimate, maker.estimate_inputs, maker.estimate, api_name=False)
         # Stop cancels the making itself (not the link step after it).
         stop_button.click(lambda: STOPPED, None, share, cancels=[making], api_name=False)
         vote_button.click(
             reports_problems(0)(vote), [current, voter, most, least, reason], reveal,
             api_name="vote",
-        )  # fmt: skip
+        ).then(after_vote, [current, voter], [vote_button, most, least], api_name=False)  # fmt: skip
         page.load(on_load, voter, [code_box, voter, current, *shown], api_name=False)
         page.load(teacher_view, None, teacher, api_name=False)
         open_button.click(lambda: gr.Accordion(open=False), None, teacher, api_name=False)

@@ -22,27 +22,51 @@ from scorers.registry import scorer_label
 from studies.votes.rounds import VoteRound, ballot
 from studies.votes.tally import MIN_VOTERS, RESULT_COLUMNS, Agreement, SourceResult
 
-RANKING_HEADERS = ["rank", "source", "score", "95% interval", "most", "least", "shown"]
+RANKING_HEADERS = ["rank", "source", "strength", "95% interval", "most", "least", "shown"]
 AGREEMENT_HEADERS = ["scorer", "votes", "top = most", "bottom = least", "by chance"]
 
 
-def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
-    """Least-empathetic share to the left, most-empathetic share to the right, per source.
+#: Characters a line of a source's name holds above its bars (fits a 390 px phone).
+LABEL_CHARS = 40
+#: Pixels a line of a name takes (Plotly's 12 px font), a bar's height, the gaps around it.
+LINE_PX, BAR_PX, GAP_PX = 15, 26, 4
 
-    Sized for a phone too: each source's name on short lines left of its bars (the axis
-    widens to fit them), the shares printed on the bars (the counts on hover and in the
-    ranking table), the title on two lines and the legend under the plot.
+
+def rows_of(names: Sequence[str]) -> tuple[float, list[float]]:
+    """The height in pixels of a source's row, and where each row's bars start (in rows,
+    from the row's centre, where Plotly puts its name): a name sits above the centre, its
+    lines after the first half below it, and the bars just under the name.
+
+    >>> row_px, starts = rows_of(["one line", "two<br>lines"])
+    >>> row_px, [round(s * row_px, 1) for s in starts]
+    (83, [-30.0, -37.5])
     """
-    if not results:
-        return empty_figure("No votes yet: the shares appear after the first vote.")
-    ordered = sorted(results, key=lambda r: r.most_share - r.least_share)
-    names = [wrap(source_label(r.source), 22) for r in ordered]
-    least = [-100 * r.least_share for r in ordered]
-    most = [100 * r.most_share for r in ordered]
+    below = [GAP_PX + (lines_of([n]) - 1) * LINE_PX / 2 for n in names]
+    above = [(lines_of([n]) + 1) * LINE_PX / 2 for n in names]
+    row_px = round(2 * max(*above, *(b + BAR_PX + GAP_PX for b in below)))
+    return row_px, [-(b + BAR_PX) / row_px for b in below]
+
+
+def zero_marks(starts: Sequence[float], bar: float) -> list[dict[str, object]]:
+    """The line at 0 between the two shares, beside each row's bars only (``starts``: where
+    they start, ``bar``: how tall they are, in rows), never through a name (Plotly's own zero
+    line and grid hide under names inside the plot)."""
+    line = {"color": "#444", "width": 1}
+    return [
+        {"type": "line", "x0": 0, "x1": 0, "y0": i + low, "y1": i + low + bar, "line": line}
+        for i, low in enumerate(starts)
+    ]
+
+
+def share_bars(
+    ordered: Sequence[SourceResult], names: list[str], starts: list[float], bar: float
+) -> go.Figure:
+    """The least-empathetic (left) and most-empathetic (right) bars of each source, ``bar``
+    rows tall from ``starts``, each share printed on its bar (its count on hover)."""
     fig = go.Figure()
     for label, values, colour, counts in (
-        ("least empathetic", least, "#c0504d", [r.least for r in ordered]),
-        ("most empathetic", most, "#4f81bd", [r.most for r in ordered]),
+        ("least empathetic", [-100 * r.least_share for r in ordered], "#c0504d", "least"),
+        ("most empathetic", [100 * r.most_share for r in ordered], "#4f81bd", "most"),
     ):
         fig.add_bar(
             y=names,
@@ -50,14 +74,35 @@ def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
             orientation="h",
             name=label,
             marker_color=colour,
+            offset=starts,
+            width=bar,
             text=[f"{abs(x):.0f}%" for x in values],
-            customdata=[f"{c}/{r.n}" for c, r in zip(counts, ordered, strict=True)],
+            customdata=[f"{getattr(r, counts)}/{r.n}" for r in ordered],
             textposition="auto",
             textangle=0,
             cliponaxis=False,
             hovertemplate=f"%{{y}}: {label} in %{{text}} (%{{customdata}})<extra></extra>",
         )
-    lines = lines_of(names)
+    return fig
+
+
+def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
+    """Least-empathetic share to the left, most-empathetic share to the right, per source.
+
+    Sized for a phone too: each source's name sits on its own line(s) above its bars,
+    inside the plot, so the bars keep the chart's whole width (names beside the bars took
+    half of it on a phone); the shares are printed on the bars (the counts on hover and in
+    the ranking table), the title on two lines and the legend under the plot.
+    """
+    if not results:
+        return empty_figure("No votes yet: the shares appear after the first vote.")
+    ordered = sorted(results, key=lambda r: r.most_share - r.least_share)
+    labels = [source_label(r.source) for r in ordered]
+    names = [wrap(label, 22) for label in labels]  # the bars' keys, shown on hover
+    ticks = [wrap(label, LABEL_CHARS) for label in labels]  # the names above the bars
+    row_px, starts = rows_of(ticks)
+    bar = BAR_PX / row_px
+    fig = share_bars(ordered, names, starts, bar)
     fig.update_layout(
         barmode="relative",
         title={
@@ -65,18 +110,29 @@ def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
             or "Share of votes: least empathetic<br>(left) and most empathetic (right)",
             "font": {"size": 15},
         },
+        # Plotly hides the x axis's ticks and grid lines under names inside the plot: the
+        # bars print their shares, and the zero line is drawn as a shape.
         xaxis={
             "title": "% of the votes in which<br>the reply was shown",
             "range": [-100, 100],
-            "tickvals": [-100, -50, 0, 50, 100],
-            "ticktext": ["100", "50", "0", "50", "100"],
+            "showticklabels": False,
+            "showgrid": False,
+            "zeroline": False,
         },
-        yaxis={"automargin": True},
+        yaxis={
+            "automargin": True,
+            "ticklabelposition": "inside top",  # above the row's bars, from the left edge
+            "tickvals": names,
+            "ticktext": ticks,
+            "ticks": "",
+            "showgrid": False,
+            "range": [-0.5, len(names) - 0.5],
+        },
+        shapes=zero_marks(starts, bar),
     )
     return legend_below(
-        fig, 2, plot_px=max(160, 18 * lines + 24 * len(names)), top_px=80, below_plot_px=78,
-        side_px=25,
-    )  # fmt: skip
+        fig, 2, plot_px=row_px * len(names), top_px=80, below_plot_px=78, side_px=25
+    )
 
 
 def _interval(low: float, high: float) -> str:

@@ -89,11 +89,6 @@ def test_the_time_is_computed_from_the_sample_and_a_measured_pace() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="app.py has yet to call trust.refresh_on_select(tab) on its Trust tab; "
-    "remove this mark once it does",
-)
 def test_the_app_reads_the_sets_again_when_the_trust_tab_is_selected() -> None:
     import app
 

@@ -7,6 +7,7 @@ what :mod:`reports.votes` makes of it.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import gradio as gr
@@ -23,7 +24,15 @@ from reports.votes import (
 )
 from studies.votes.log import VoteLog
 from studies.votes.rounds import list_rounds
-from studies.votes.tally import tally
+from studies.votes.tally import SourceResult, tally
+
+#: The ranking's technical name, in small print under the table (one look away, not in the way).
+HOW_RANKED = (
+    "<small>How the strength is computed: a Bradley–Terry model fitted to every most/least "
+    "choice (the most empathetic pick beats every other reply shown, and each of those beats "
+    "the least empathetic pick); the strength is its log-strength, centred on 0. The 95% interval "
+    "is a bootstrap over voters. Details: docs/votes.md.</small>"
+)
 
 
 def results(code: str) -> list[object]:
@@ -44,13 +53,24 @@ def results(code: str) -> list[object]:
         ]
     path = Path(tempfile.mkdtemp(prefix="vote-results-")) / "results.csv"
     write_results(found, path)
-    votes = max(r.n for r in found)
     status = (
-        f"{len(found)} sources; each was shown in up to {votes} votes. Score: Bradley–Terry "
-        "log-strength from every most/least choice (0 = average, higher = more empathetic). "
-        "When two intervals overlap, the class cannot tell those two apart yet."
+        f"{len(found)} sources, each shown in {shown_in(found)}. Strength: higher = picked as "
+        "most empathetic more often (0 = average). When two intervals overlap, the class "
+        "cannot tell those two apart yet."
     )
     return [shares_chart(found), ranking_rows(found), agreement_rows(agreement), status, str(path)]
+
+
+def shown_in(found: Sequence[SourceResult]) -> str:
+    """In how many votes the sources were shown, in words: "1 vote", "4 votes", "2 to 5 votes".
+
+    >>> from studies.votes.tally import SourceResult as S
+    >>> [shown_in([S("a", 0, 0, 0, 0, 0, n, 0, 0) for n in ns]) for ns in ([1], [4, 4], [2, 5])]
+    ['1 vote', '4 votes', '2 to 5 votes']
+    """
+    low, high = min(r.n for r in found), max(r.n for r in found)
+    counted = f"{low} to {high}" if low != high else str(high)
+    return f"{counted} {'vote' if high == 1 else 'votes'}"
 
 
 def votes_file() -> str | None:
@@ -69,6 +89,7 @@ def results_tab() -> gr.Textbox:
         chart = gr.Plot(label="Most and least empathetic, share of votes")
         scroll_cue()
         ranking = gr.Dataframe(headers=RANKING_HEADERS, interactive=False, wrap=True)
+        gr.Markdown(HOW_RANKED)
         gr.Markdown("How often each scorer's top (bottom) reply was the voter's most (least):")
         agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
         with gr.Row():

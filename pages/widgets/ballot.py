@@ -1,0 +1,128 @@
+"""The Vote page's ballot: the message, the reply boxes, the two pickers and the Vote button.
+
+What a voter sees of a round before and after voting: the replies under letters (sources
+hidden), the pickers (closed, holding the voter's own picks, once they have voted) and a
+Vote button that says so instead of looking pressable. :mod:`pages.vote` wires them up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+import gradio as gr
+
+from core.csvlog import CsvLogError
+from core.textinput import InputError
+from pages.widgets.notice import problem
+from studies.votes.log import VoteLog
+from studies.votes.rounds import MAX_REPLIES, VoteRound, ballot, load_round
+
+#: The Vote button's words once this voter has voted in the round on screen.
+VOTED = "You have voted in this round"
+#: A reply box grows to the whole reply: a phone cannot scroll inside a read-only box
+#: (8,000 characters, the longest reply, are about 250 lines on a 390 px screen).
+REPLY_MAX_LINES = 1000
+
+
+class Ballot(NamedTuple):
+    """The ballot's components, top to bottom."""
+
+    header: gr.Markdown
+    boxes: list[gr.Textbox]
+    most: gr.Radio
+    least: gr.Radio
+    reason: gr.Textbox
+    vote: gr.Button
+    reveal: gr.Markdown
+
+
+def ballot_widgets() -> Ballot:
+    """The ballot, empty until a round is open: the message, a hidden box per possible reply,
+    the two pickers, the reason, the Vote button (not pressable yet) and the reveal."""
+    header = gr.Markdown()
+    boxes = [
+        gr.Textbox(visible=False, interactive=False, lines=3, max_lines=REPLY_MAX_LINES)
+        for _ in range(MAX_REPLIES)
+    ]
+    with gr.Row():
+        most = gr.Radio([], label="Most empathetic reply")
+        least = gr.Radio([], label="Least empathetic reply")
+    reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
+    vote = gr.Button("Vote", variant="primary", interactive=False)
+    reveal = gr.Markdown(elem_classes=["vote-reveal"])  # its table: style.CSS
+    return Ballot(header, boxes, most, least, reason, vote, reveal)
+
+
+def ballot_updates(
+    rnd: VoteRound,
+    voter: str,
+    note: str = "",
+    earlier: Mapping[str, str] | None = None,
+    reveal: str = "",
+) -> list[object]:
+    """Updates for the message, every reply box, both pickers (sources hidden; for a voter
+    who has voted, ``earlier`` is their vote: the pickers closed, holding their picks) and the
+    reveal (shown again to one who has)."""
+    shown = ballot(rnd, voter)
+    letters = [letter for letter, _ in shown]
+    boxes = [
+        gr.update(value=rnd.entry(source).text, label=f"Reply {letter}", visible=True)
+        for letter, source in shown
+    ]
+    boxes += [gr.update(value="", visible=False)] * (MAX_REPLIES - len(shown))
+    letter_of = {source: letter for letter, source in shown}
+    picks = [letter_of.get((earlier or {}).get(key, "")) for key in ("most", "least")]
+    return [
+        round_header(rnd, note),
+        *boxes,
+        *(gr.update(choices=letters, value=pick, interactive=earlier is None) for pick in picks),
+        reveal,
+    ]
+
+
+def round_header(rnd: VoteRound, note: str = "") -> str:
+    """The ballot's heading: the round's code, a note (if any) and the message."""
+    return f"### Round {rnd.code}\n{note}\n\n**The message:**\n\n> " + rnd.message.replace(
+        "\n", "\n> "
+    )
+
+
+def kept_header(shown: str, what: str, exc: BaseException) -> object:
+    """The heading of round ``shown`` (still on screen) saying plainly that ``what`` failed and
+    why; no change when no round is shown. The next round shown replaces the note."""
+    try:
+        rnd = load_round(shown) if shown else None
+    except InputError:
+        rnd = None
+    if rnd is None:
+        return gr.skip()
+    reason = problem(exc).removeprefix("⚠️ ")
+    return round_header(rnd, f"⚠️ **Still showing round {rnd.code}; {what}:** {reason}")
+
+
+def has_voted(code: str, voter: str) -> bool:
+    """Whether ``voter`` has voted in round ``code`` (False when the log cannot be read: a
+    press of Vote then says what is wrong with it)."""
+    if not code or not voter:
+        return False
+    try:
+        return VoteLog().has_voted(code, voter)
+    except CsvLogError:
+        return False
+
+
+def vote_button_for(code: str, voter: str) -> dict[str, object]:
+    """The Vote button for round ``code``: pressable until this voter has voted in it (after a
+    reload too), then greyed out and saying so; not pressable while no round is open."""
+    if has_voted(code, voter):
+        return gr.update(value=VOTED, interactive=False, variant="secondary")
+    return gr.update(value="Vote", interactive=bool(code), variant="primary")
+
+
+def after_vote(code: str, voter: str) -> list[object]:
+    """After a press of Vote: the button, and both pickers closed once the vote is in (a
+    refused vote leaves them open, as they were)."""
+    voted = has_voted(code, voter)
+    pickers = [gr.update(interactive=False) if voted else gr.skip()] * 2
+    return [vote_button_for(code, voter), *pickers]

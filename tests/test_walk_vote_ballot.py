@@ -1,0 +1,124 @@
+"""Newcomer walk, Vote page: after a reload a student who had voted saw closed, empty pickers
+and an orange Vote button that still looked pressable. Now the button says "You have voted
+in this round" and cannot be pressed (right after the vote and after a reload), and the
+closed pickers hold the student's own picks.
+
+The browser test takes screenshots at 1280x900 and 390x844 into ``test-artifacts/walk-fixes/``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from config import ROOT
+from studies.votes import rounds as votes_module
+from studies.votes.log import cast_vote
+from studies.votes.rounds import Entry, VoteRound, create_round
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "test-artifacts" / "walk-fixes"
+VOTED = "You have voted in this round"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Rounds and votes in a temporary folder."""
+    folder = tmp_path_factory.mktemp("votes")
+    patch = pytest.MonkeyPatch()
+    patch.setattr(
+        votes_module, "SETTINGS", dataclasses.replace(votes_module.SETTINGS, votes_dir=folder)
+    )
+    yield folder
+    patch.undo()
+
+
+def three_replies(folder: Path) -> VoteRound:
+    entries = [Entry("a/x", "I hear you."), Entry("b/y", "Try yoga."), Entry("c/z", "Ok.")]
+    return create_round("Nobody calls me any more.", entries, folder=folder)
+
+
+def test_the_vote_button_says_when_this_voter_has_voted(folder):
+    from pages.widgets.ballot import vote_button_for
+
+    rnd = three_replies(folder)
+    before = vote_button_for(rnd.code, "student-1")
+    assert before["value"] == "Vote" and before["interactive"] is True
+    cast_vote(rnd, "student-1", "A", "B", folder=folder)
+    after = vote_button_for(rnd.code, "student-1")
+    assert after["value"] == VOTED and after["interactive"] is False
+    assert vote_button_for(rnd.code, "student-2")["interactive"] is True  # another voter
+    assert vote_button_for("", "student-1")["interactive"] is False  # no round open
+
+
+def test_a_reopened_round_shows_the_voters_own_picks_closed(folder):
+    from pages import vote
+
+    rnd = three_replies(folder)
+    cast_vote(rnd, "student-1", "B", "C", folder=folder)
+    _voter, _code, header, *rest = vote.open_round(rnd.code, "student-1")
+    most, least = rest[votes_module.MAX_REPLIES : votes_module.MAX_REPLIES + 2]
+    assert "already voted" in header
+    assert (most["value"], least["value"]) == ("B", "C")
+    assert most["interactive"] is False and least["interactive"] is False
+    fresh = vote.open_round(rnd.code, "student-2")[3 + votes_module.MAX_REPLIES]
+    assert fresh["value"] is None and fresh["interactive"] is True
+
+
+@pytest.fixture(scope="module")
+def url(folder: Path) -> Iterator[str]:
+    from pages import vote
+    from pages.widgets.style import CSS
+
+    page = vote.build()
+    page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", css=CSS)
+    try:
+        yield page.local_url
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_after_voting_and_after_a_reload_vote_cannot_be_pressed(url, folder, width, height):
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed here")
+    from playwright.sync_api import sync_playwright
+
+    rnd = three_replies(folder)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        tab = browser.new_page(viewport={"width": width, "height": height})
+        tab.goto(f"{url}?round={rnd.code}")
+        tab.get_by_text(f"Round {rnd.code}").wait_for(timeout=30_000)
+        most = tab.locator("fieldset", has_text="Most empathetic reply")
+        least = tab.locator("fieldset", has_text="Least empathetic reply")
+        button = tab.get_by_role("button", name="Vote", exact=True)
+        button.wait_for(timeout=30_000)
+        tab.wait_for_timeout(500)
+        assert button.is_enabled()
+        most.get_by_label("A", exact=True).check()
+        least.get_by_label("B", exact=True).check()
+        button.click()
+        tab.get_by_text("Thank you").wait_for(timeout=30_000)
+        voted = tab.get_by_role("button", name=VOTED)
+        voted.wait_for(timeout=30_000)
+        assert voted.is_disabled()
+        voted.scroll_into_view_if_needed()
+        tab.screenshot(path=str(SHOTS / f"vote-voted-{width}.png"))
+        tab.reload()
+        tab.get_by_text("You have already voted in this round.").wait_for(timeout=30_000)
+        voted.wait_for(timeout=30_000)
+        tab.wait_for_timeout(800)
+        voted.scroll_into_view_if_needed()
+        tab.screenshot(path=str(SHOTS / f"vote-after-reload-{width}.png"))
+        assert voted.is_disabled()
+        assert tab.get_by_role("button", name="Vote", exact=True).count() == 0
+        assert most.get_by_label("A", exact=True).is_checked()  # the voter's own picks
+        assert least.get_by_label("B", exact=True).is_checked()
+        assert most.get_by_label("A", exact=True).is_disabled()
+        browser.close()
