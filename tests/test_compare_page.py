@@ -167,6 +167,8 @@ def test_a_risk_the_reply_meets_is_never_headed_no_concern_found(client, monkeyp
     _, status = panels(outputs)["openai/gpt-4o"]
     assert "better off without me" in status, status  # the screen quotes the earlier turn
     assert "no concern found" not in status, status
-    assert "**Safety screen: risk in an earlier message; the reply meets it**" in status, status
+    # the reply names nothing itself (safety-rules-v5); the earlier supporter turn met it
+    heading = "risk in an earlier message; an earlier supporter turn already met it"
+    assert f"**Safety screen: {heading}**" in status, status
     (row,) = score_table(outputs)
-    assert row["Safety screen"] == "risk in an earlier message; the reply meets it", row
+    assert row["Safety screen"] == heading, row
