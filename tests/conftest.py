@@ -268,3 +268,29 @@ def app_client():  # type: ignore[no-untyped-def]
         yield Client(demo.local_url, verbose=False)
     finally:
         demo.close()
+
+
+@contextlib.contextmanager
+def served(page):  # type: ignore[no-untyped-def]
+    """One page (a ``gr.Blocks``) on 127.0.0.1 (a free port), quietly, with the app's CSS;
+    yields its address and closes it after."""
+    from pages.widgets.style import CSS
+
+    page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", css=CSS)
+    try:
+        yield page.local_url
+    finally:
+        page.close()
+
+
+def votes_kept_in(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """For a module fixture (``yield from``): vote rounds and votes in a temporary folder."""
+    from studies.votes import rounds as votes_module
+
+    folder = tmp_path_factory.mktemp("votes")
+    patch = pytest.MonkeyPatch()
+    patch.setattr(
+        votes_module, "SETTINGS", dataclasses.replace(votes_module.SETTINGS, votes_dir=folder)
+    )
+    yield folder
+    patch.undo()

@@ -8,7 +8,6 @@ The browser test takes screenshots at 1280x900 and 390x844 into ``test-artifacts
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from config import ROOT
 from studies.votes import rounds as votes_module
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round
+from tests.conftest import served, votes_kept_in
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
@@ -27,13 +27,7 @@ VOTED = "You have voted in this round"
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Rounds and votes in a temporary folder."""
-    folder = tmp_path_factory.mktemp("votes")
-    patch = pytest.MonkeyPatch()
-    patch.setattr(
-        votes_module, "SETTINGS", dataclasses.replace(votes_module.SETTINGS, votes_dir=folder)
-    )
-    yield folder
-    patch.undo()
+    yield from votes_kept_in(tmp_path_factory)
 
 
 def three_replies(folder: Path) -> VoteRound:
@@ -71,14 +65,9 @@ def test_a_reopened_round_shows_the_voters_own_picks_closed(folder):
 @pytest.fixture(scope="module")
 def url(folder: Path) -> Iterator[str]:
     from pages import vote
-    from pages.widgets.style import CSS
 
-    page = vote.build()
-    page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", css=CSS)
-    try:
-        yield page.local_url
-    finally:
-        page.close()
+    with served(vote.build()) as address:
+        yield address
 
 
 @pytest.mark.slow

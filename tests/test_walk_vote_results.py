@@ -9,16 +9,15 @@ The browser test takes screenshots at 1280x900 and 390x844 into ``test-artifacts
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from config import ROOT
-from studies.votes import rounds as votes_module
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round
+from tests.conftest import served, votes_kept_in
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
@@ -43,13 +42,7 @@ GEOMETRY_JS = """plot => {
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Rounds and votes in a temporary folder."""
-    folder = tmp_path_factory.mktemp("votes")
-    patch = pytest.MonkeyPatch()
-    patch.setattr(
-        votes_module, "SETTINGS", dataclasses.replace(votes_module.SETTINGS, votes_dir=folder)
-    )
-    yield folder
-    patch.undo()
+    yield from votes_kept_in(tmp_path_factory)
 
 
 def long_named_round(folder: Path) -> VoteRound:
@@ -94,14 +87,9 @@ def test_the_technical_name_is_in_small_print_under_the_ranking(folder):
 @pytest.fixture(scope="module")
 def url(folder: Path) -> Iterator[str]:
     from pages import vote
-    from pages.widgets.style import CSS
 
-    page = vote.build()
-    page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", css=CSS)
-    try:
-        yield page.local_url
-    finally:
-        page.close()
+    with served(vote.build()) as address:
+        yield address
 
 
 @pytest.mark.slow

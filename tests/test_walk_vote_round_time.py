@@ -22,7 +22,7 @@ from core.questions import load_questions
 from pages.widgets import round_maker
 from responders import registry
 from studies.votes import rounds as votes_module
-from tests.conftest import ScriptedResponder
+from tests.conftest import ScriptedResponder, served
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
@@ -93,14 +93,9 @@ def test_a_made_round_times_the_local_model_for_the_next_estimate(folder, monkey
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from pages import vote
-    from pages.widgets.style import CSS
 
-    page = vote.build()
-    page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", css=CSS)
-    try:
-        yield page.local_url
-    finally:
-        page.close()
+    with served(vote.build()) as address:
+        yield address
 
 
 @pytest.mark.slow
