@@ -30,6 +30,9 @@ from core.textinput import InputError, clean_text
 from responders.base import Reply, Responder, ResponderError, ResponderUnavailable
 from responders.registry import get_responder
 
+#: A snapshot is yielded at least this often (seconds), even when no responder sent anything.
+HEARTBEAT_S = 1.0
+
 
 @dataclass(frozen=True)
 class Panel:
@@ -146,11 +149,16 @@ def stream_replies(
         thread.start()
     finished = 0
     yield dict(panels)
+    last = time.monotonic()
     try:
         while finished < len(threads):
             changed = _drain(events, panels, timeout=refresh_s)
             finished = sum(p.status in ("done", "error", "unavailable") for p in panels.values())
-            if changed:
+            # At least once a second even when nothing came: a page's clock moves while a
+            # model loads or a server is silent, and a page's Stop (which waits for this
+            # generator to hand control back) takes effect within a second.
+            if changed or time.monotonic() - last >= HEARTBEAT_S:
+                last = time.monotonic()
                 yield dict(panels)
     finally:
         stop.set()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -90,6 +91,21 @@ def test_closing_early_stops_the_workers(scripted):
     stopped_at = slow.yielded
     time.sleep(0.3)
     assert slow.yielded == stopped_at < 50
+
+
+def test_a_silent_responder_still_gets_a_snapshot_every_second(scripted):
+    # A model loading or a server sending nothing: the page's clock must move and its Stop
+    # (which waits for this generator to hand back control) must take effect within a second.
+    silent = scripted("silent", ["late"], pause_s=3.5)
+    snapshots = stream_replies("hi", [silent], refresh_s=0.02)
+    started = time.monotonic()
+    gaps = []
+    for _ in range(4):
+        next(snapshots)
+        gaps.append(time.monotonic() - started)
+    snapshots.close()
+    assert gaps[-1] < 3.4  # four snapshots before the first word (the first at once)
+    assert all(b - a < 1.5 for a, b in itertools.pairwise(gaps))
 
 
 class LengthScorer(Scorer):
