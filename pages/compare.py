@@ -217,7 +217,7 @@ def build() -> gr.Blocks:
         outputs = [*outputs, score_table, by_scorer, by_responder, *rows, asked, progress, replies]
         # The replies appear below the inputs: bring them into view as soon as work starts.
         run.click(None, js=SCROLL_TO_PROGRESS)
-        buttons = [run, rescore_button]
+        buttons = [run, rescore_button, carry_button]  # none pressable while a run goes
         event = busy_while(
             run,
             buttons,

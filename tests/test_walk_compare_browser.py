@@ -4,6 +4,7 @@
    so the box showed a new message under the replies to the old one, and a flag then stored
    the old message. Now the button is greyed out until the run ends (Stop gives it back), and
    a "Replies to" line above the panels names the message the replies on screen answer.
+   "Carry the conversation on" is greyed out with it (issue 30).
 2. On a pasted message the therapist's panel ("unavailable") still had a flag button, and the
    progress line counted it as a finished reply.
 
@@ -158,12 +159,19 @@ def test_get_replies_is_greyed_out_while_a_run_goes_and_the_line_names_its_messa
     assert flag(tab, COMPAT, folder)["message"] == SECOND
 
     stop = tab.get_by_role("button", name="Stop")
-    get.click()  # Stop still stops, and gives the button back
+    carry = tab.get_by_role("button", name="Add both to the conversation")
+    carry_on = tab.get_by_text("Carry the conversation on (turn by turn)")
+    carry_on.click()
+    expect(carry).to_be_enabled(timeout=5_000)
+    get.click()  # Stop still stops, and gives the buttons back
     expect(get).to_be_disabled(timeout=5_000)
+    expect(carry).to_be_disabled()  # issue 30: it could add a reply still being written
     expect(progress).to_contain_text("being written", timeout=10_000)
+    shoot(tab, carry_on, "compare-busy-carry")
     stop.click()
     expect(progress).to_have_text("Stopped.", timeout=10_000)
     expect(get).to_be_enabled(timeout=5_000)
+    expect(carry).to_be_enabled()
 
 
 def test_a_panel_with_no_reply_has_no_flag_button_and_is_not_counted_as_written(page_url, tab):
