@@ -22,6 +22,7 @@ from pages.widgets.ballot import (
     ballot_updates,
     ballot_widgets,
     kept_header,
+    reason_box_for,
     vote_button_for,
 )
 from pages.widgets.keys import typed_keys
@@ -219,9 +220,9 @@ def build() -> gr.Blocks:
             lambda c: gr.update(interactive=bool((c or "").strip())), code_box, open_button,
             api_name=False,
         )  # fmt: skip
-        current.change(  # Vote says so, and cannot be pressed, once this voter has voted
-            lambda c, v: (vote_button_for(c, v), c or gr.skip()),
-            [current, voter], [vote_button, results_code], api_name=False,
+        current.change(  # Vote says so, and cannot be pressed (nor Why? edited), once voted
+            lambda c, v: (vote_button_for(c, v), reason_box_for(c, v), c or gr.skip()),
+            [current, voter], [vote_button, reason, results_code], api_name=False,
         )  # fmt: skip
         open_button.click(
             open_or_keep, [code_box, voter, current], [open_notice, voter, current, *shown],
@@ -239,7 +240,8 @@ def build() -> gr.Blocks:
         vote_button.click(
             reports_problems(0)(vote), [current, voter, most, least, reason], reveal,
             api_name="vote",
-        ).then(after_vote, [current, voter], [vote_button, most, least], api_name=False)  # fmt: skip
+        ).then(after_vote, [current, voter], [vote_button, most, least, reason],
+               api_name=False)  # fmt: skip
         page.load(on_load, voter, [code_box, voter, current, *shown], api_name=False)
         page.load(teacher_view, None, teacher, api_name=False)
         open_button.click(lambda: gr.Accordion(open=False), None, teacher, api_name=False)

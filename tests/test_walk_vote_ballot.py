@@ -1,7 +1,8 @@
 """Newcomer walk, Vote page: after a reload a student who had voted saw closed, empty pickers
 and an orange Vote button that still looked pressable. Now the button says "You have voted
 in this round" and cannot be pressed (right after the vote and after a reload), and the
-closed pickers hold the student's own picks.
+closed pickers hold the student's own picks. Issue 30: the "Why?" box stayed editable; it is
+read-only too once they have voted, and after a reload holds the reason they gave.
 
 The browser test takes screenshots at 1280x900 and 390x844 into ``test-artifacts/walk-fixes/``.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import gradio as gr
 import pytest
 
 from config import ROOT
@@ -48,6 +50,24 @@ def test_the_vote_button_says_when_this_voter_has_voted(folder):
     assert vote_button_for("", "student-1")["interactive"] is False  # no round open
 
 
+def test_the_why_box_is_read_only_once_this_voter_has_voted(folder):
+    """Issue 30: after voting (and after a reload) the "Why?" box stayed editable."""
+    from pages.widgets.ballot import after_vote, reason_box_for
+
+    rnd = three_replies(folder)
+    assert reason_box_for(rnd.code, "student-1") == {
+        "__type__": "update", "value": "", "interactive": True,
+    }  # fmt: skip
+    _button, *open_ = after_vote(rnd.code, "student-1")  # a refused vote: left as it was
+    assert all(update == gr.skip() for update in open_)
+    cast_vote(rnd, "student-1", "A", "B", "A asks how I am.", folder=folder)
+    _button, most, least, why = after_vote(rnd.code, "student-1")
+    assert most["interactive"] is least["interactive"] is why["interactive"] is False
+    reloaded = reason_box_for(rnd.code, "student-1")  # the page opened again: their reason
+    assert reloaded["value"] == "A asks how I am." and reloaded["interactive"] is False
+    assert reason_box_for(rnd.code, "student-2")["interactive"] is True  # another voter
+
+
 def test_a_reopened_round_shows_the_voters_own_picks_closed(folder):
     from pages import vote
 
@@ -75,7 +95,7 @@ def url(folder: Path) -> Iterator[str]:
 def test_after_voting_and_after_a_reload_vote_cannot_be_pressed(url, folder, width, height):
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed here")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     rnd = three_replies(folder)
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -92,11 +112,14 @@ def test_after_voting_and_after_a_reload_vote_cannot_be_pressed(url, folder, wid
         assert button.is_enabled()
         most.get_by_label("A", exact=True).check()
         least.get_by_label("B", exact=True).check()
+        why = tab.get_by_label("Why? (optional, a sentence)")
+        why.fill("A asks how I am.")
         button.click()
         tab.get_by_text("Thank you").wait_for(timeout=30_000)
         voted = tab.get_by_role("button", name=VOTED)
         voted.wait_for(timeout=30_000)
         assert voted.is_disabled()
+        expect(why).not_to_be_editable()  # issue 30: the reason is in, as cast
         voted.scroll_into_view_if_needed()
         tab.screenshot(path=str(SHOTS / f"vote-voted-{width}.png"))
         tab.reload()
@@ -110,4 +133,6 @@ def test_after_voting_and_after_a_reload_vote_cannot_be_pressed(url, folder, wid
         assert most.get_by_label("A", exact=True).is_checked()  # the voter's own picks
         assert least.get_by_label("B", exact=True).is_checked()
         assert most.get_by_label("A", exact=True).is_disabled()
+        expect(why).to_have_value("A asks how I am.")  # the voter's own reason, read-only
+        expect(why).not_to_be_editable()
         browser.close()

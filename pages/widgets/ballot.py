@@ -1,8 +1,8 @@
 """The Vote page's ballot: the message, the reply boxes, the two pickers and the Vote button.
 
 What a voter sees of a round before and after voting: the replies under letters (sources
-hidden), the pickers (closed, holding the voter's own picks, once they have voted) and a
-Vote button that says so instead of looking pressable. :mod:`pages.vote` wires them up.
+hidden), the pickers and the "Why?" box (closed, holding the voter's own picks and reason,
+once they have voted) and a Vote button that says so instead of looking pressable. :mod:`pages.vote` wires them up.
 """
 
 from __future__ import annotations
@@ -104,12 +104,27 @@ def kept_header(shown: str, what: str, exc: BaseException) -> object:
 def has_voted(code: str, voter: str) -> bool:
     """Whether ``voter`` has voted in round ``code`` (False when the log cannot be read: a
     press of Vote then says what is wrong with it)."""
+    return earlier_vote(code, voter) is not None
+
+
+def earlier_vote(code: str, voter: str) -> Mapping[str, str] | None:
+    """``voter``'s vote in round ``code`` as it was cast, or None (also when the log cannot
+    be read: a press of Vote then says what is wrong with it)."""
     if not code or not voter:
-        return False
+        return None
     try:
-        return VoteLog().has_voted(code, voter)
+        return VoteLog().vote_of(code, voter)
     except CsvLogError:
-        return False
+        return None
+
+
+def reason_box_for(code: str, voter: str) -> dict[str, object]:
+    """The "Why?" box for round ``code``: empty and editable until this voter has voted in it
+    (after a reload too), then read-only, holding the reason they gave."""
+    earlier = earlier_vote(code, voter)
+    if earlier is None:
+        return gr.update(value="", interactive=True)
+    return gr.update(value=earlier.get("reason", ""), interactive=False)
 
 
 def vote_button_for(code: str, voter: str) -> dict[str, object]:
@@ -121,8 +136,8 @@ def vote_button_for(code: str, voter: str) -> dict[str, object]:
 
 
 def after_vote(code: str, voter: str) -> list[object]:
-    """After a press of Vote: the button, and both pickers closed once the vote is in (a
-    refused vote leaves them open, as they were)."""
+    """After a press of Vote: the button, and both pickers and the "Why?" box closed once the
+    vote is in (a refused vote leaves them open, as they were)."""
     voted = has_voted(code, voter)
-    pickers = [gr.update(interactive=False) if voted else gr.skip()] * 2
-    return [vote_button_for(code, voter), *pickers]
+    closed = [gr.update(interactive=False) if voted else gr.skip()] * 3
+    return [vote_button_for(code, voter), *closed]
