@@ -144,7 +144,8 @@ class Responder(ABC):
     #: At most this many of its replies at once in one process (None: any number).
     max_parallel: ClassVar[int | None] = None
     #: Seconds ``(low, high)`` one reply (asked and scored) typically takes, before a
-    #: batch has measured its own: a cloud model's few seconds, up to ~20 s when long.
+    #: batch has measured its own: a cloud model's few seconds, up to ~20 s when long
+    #: (:meth:`reply_seconds` reads it; a model whose time follows its length overrides that).
     typical_seconds: ClassVar[tuple[float, float]] = (2.0, 20.0)
     #: Whether its next-token probabilities can be read (a probability-weighted judge).
     gives_probabilities: ClassVar[bool] = False
@@ -163,6 +164,12 @@ class Responder(ABC):
         self.model = model or self.default_model
         self.timeout_s = SETTINGS.request_timeout_s if timeout_s is None else timeout_s
         self.max_retries = SETTINGS.max_retries if max_retries is None else max_retries
+
+    @classmethod
+    def reply_seconds(cls, max_tokens: int) -> tuple[float, float]:
+        """Seconds ``(low, high)`` one reply of at most ``max_tokens`` tokens (asked and
+        scored) typically takes, before a batch has measured its own: ``typical_seconds``."""
+        return cls.typical_seconds
 
     @property
     def id(self) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from config import SETTINGS, Keys
+from core import local_pace
 from responders.base import GenerationSettings, Responder, ResponderError, Usage
 from responders.model_files import QWEN_CODER_1_5B, ModelFileError, SplitModel, ensure_model_file
 
@@ -100,11 +101,18 @@ class LocalLlamaResponder(Responder):
     names_model: ClassVar[bool] = True
     #: llama.cpp answers one call at a time per process.
     max_parallel: ClassVar[int | None] = 1
-    #: 30 s alone up to ~100 s while other work shares a 2-core CPU (batch runs of
-    #: 200-token replies scored by the BERT head).
-    typical_seconds: ClassVar[tuple[float, float]] = (30.0, 100.0)
     gives_probabilities: ClassVar[bool] = True
     sdk: ClassVar[tuple[str, str] | None] = ("llama_cpp", "llama-cpp-python==0.3.36")
+
+    @classmethod
+    def reply_seconds(cls, max_tokens: int) -> tuple[float, float]:
+        """A typical reply and one that runs to ``max_tokens``, at the pace measured on a
+        2-core CPU (:mod:`core.local_pace`).
+
+        >>> LocalLlamaResponder.reply_seconds(200)
+        (5.5, 11.0)
+        """
+        return local_pace.reply_seconds(max_tokens)
 
     def __init__(self, model: str | None = None, *, seed: int | None = None, **kw: Any) -> None:
         super().__init__(model, **kw)

@@ -46,9 +46,9 @@ def test_eta_follows_the_slow_responder_while_the_instant_answers_are_done(monke
 
 def test_the_page_says_what_a_plan_will_take_before_it_runs():
     local = BatchSettings(("local/qwen2.5-coder-1.5b", "human/counselchat"), ("study",), ())
-    line = estimate(QUESTIONS * 3, local)  # 12 local replies at 30–100 s, one at a time
-    assert line.startswith("24 replies planned (12 from the local model")
-    assert line.endswith("Expect about 6–20 min.")
+    line = estimate(QUESTIONS * 3, local)  # 12 local replies of up to 640 tokens, one at a time
+    assert line.startswith("24 replies planned (12 from the local model, one at a time, 6–35 s")
+    assert line.endswith("Expect about 1–7 min.")
     assert estimate(QUESTIONS, BatchSettings(("human/counselchat",), ("study",), ())) == (
         "4 replies planned. Expect about a minute or less."
     )
@@ -62,3 +62,43 @@ def test_cloud_rows_are_guessed_as_seconds_each_until_measured(provider):
     assert clock.eta({provider: 8}) == (4.0, 40.0)
     clock.record(provider, 3.0)
     assert clock.eta({provider: 8}) == (6.0, 6.0)
+
+
+LOCAL = "local/qwen2.5-coder-1.5b"
+
+
+def guessed_range(what: str) -> tuple[float, float]:
+    """The (low, high) seconds of a progress line's guessed ETA ("ETA 28–55 s (a guess…)")."""
+    found = re.search(r"ETA (\d+)–(\d+) (s|min) \(a guess", what)
+    assert found, what
+    unit = 60 if found.group(3) == "min" else 1
+    return int(found.group(1)) * unit, int(found.group(2)) * unit
+
+
+def test_the_command_line_first_guess_for_the_local_model_is_its_measured_pace(
+    tmp_path, monkeypatch
+):
+    """Issue 30: before its first reply ``cli.py batch`` said "ETA 2–8 min" for 5 local
+    replies of 200 tokens (a fixed 30–100 s each); the pages' measured pace is about 0.055 s
+    a token, 100 tokens a typical reply: 5.5–11 s each."""
+    import contextlib
+
+    import cli
+    from commands import batch as batch_command
+    from core.local_pace import reply_seconds
+    from responders import registry
+
+    lines: list[str] = []
+
+    @contextlib.contextmanager
+    def recorded(_desc: str = ""):  # type: ignore[no-untyped-def]
+        yield lambda done, total, what: lines.append(what)
+
+    monkeypatch.setattr(batch_command, "terminal_progress", recorded)
+    monkeypatch.setitem(registry._CACHE, LOCAL, ScriptedResponder(chunks=["I hear you."]))
+    args = ["batch", "--n", "5", "--responders", LOCAL, "--scorers", "", "--max-tokens", "200"]
+    assert cli.main([*args, "--output", str(tmp_path / "run")]) == 0
+    low, high = guessed_range(lines[0])  # five local replies, one at a time
+    assert high / 5 < 60, lines[0]  # under a minute a reply, not 30–100 s
+    typical, longest = reply_seconds(200)
+    assert abs(low - 5 * typical) <= 1 and abs(high - 5 * longest) <= 1, lines[0]

@@ -53,7 +53,9 @@ def test_a_keyless_round_is_counted_and_estimated_in_seconds_not_minutes():
     assert "**This round: 4 replies**: 3 from the local model" in text
     assert "the therapist's real answer" in text
     low, high = seconds_in(text)
-    assert 5 <= low < high <= 45, text  # measured: 8–30 s for such a round on 2 cores
+    # measured: 8–30 s for such a round on 2 cores; the high end is every reply at its
+    # 320-token limit at the pace the Batch page and the command line use (issue 30)
+    assert 5 <= low <= 30 <= high <= 60, text
     one_way = round_maker.round_estimate(None, "I feel alone.", [LOCAL], ["study"], "", 320)
     assert "a round needs at least two" in one_way  # one reply: what to add, not a time
 

@@ -5,9 +5,8 @@ were about ten times too long.
 
 Measured on a 2-core CPU, the model already loaded unless said:
 
-- Batch, its defaults (5 bundled questions, the local model and the therapists' answers,
-  200-token replies scored by the empathy head): 30 s in all. The local model's replies
-  took 2.4–9.2 s, 100 tokens on average: about 0.055 s a token, reading the prompt included.
+- The local model's replies: about 0.055 s a token, reading the prompt included, 100 tokens
+  a reply on average (:mod:`core.local_pace`, which the command-line batch reads too).
 - The local judge: about 2.5–3 s a reply probability-weighted, 5 s sampled, on a quiet
   machine; about three times that while other work shared the CPU (8.9 s a Welivita reply,
   13 lab texts in 98–112 s). Loading the model the first time took about 10 s more.
@@ -21,15 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.local_pace import reply_seconds
 from core.progress import Progress
 from scorers.registry import SCORERS
 from studies.batch.plan import BatchQuestion, BatchSettings, plan_rows, with_as_written
 from studies.batch.run import estimate
 
-#: Seconds a token of a local reply took (reading the prompt included).
-SECONDS_PER_TOKEN = 0.055
-#: Tokens a local reply took on average (56–200 at a 200-token limit).
-TYPICAL_REPLY_TOKENS = 100
 #: Seconds a reply took with the local judge on a quiet machine, by judge family.
 JUDGE_SECONDS = {"judge-weighted": 3.0, "judge": 5.0}
 #: How many times longer the local judge took while other work shared the CPU.
@@ -120,8 +116,7 @@ def batch_time(replies: int, local: int, max_tokens: int) -> str:
     >>> batch_time(10, 5, 200)
     '10 replies planned (5 from the local model, one at a time: about 6 s each on a 2-core CPU, up to about 11 s when a reply runs to its 200-token limit). Expect about 30 s, at most about 55 s.'
     """
-    typical = SECONDS_PER_TOKEN * min(max_tokens, TYPICAL_REPLY_TOKENS)
-    longest = SECONDS_PER_TOKEN * max_tokens
+    typical, longest = reply_seconds(max_tokens)
     each, bound = f"{about(typical)} each on a 2-core CPU", ""
     if longest > typical:
         each += f", up to {about(longest)} when a reply runs to its {max_tokens}-token limit"
@@ -143,9 +138,9 @@ def plan_time(questions: list[BatchQuestion], settings: BatchSettings, concurren
 
 
 def measured_eta(report: Progress) -> Progress:
-    """``report`` with the batch engine's guessed time left (a fixed range per provider,
-    ten times too long for the local model) replaced by when it will be known: the time
-    left shown is only ever this run's own pace.
+    """``report`` with the batch engine's guessed time left (a range per provider before its
+    first reply; the page's plan line already gave the measured estimate) replaced by when
+    it will be known: the time left shown is only ever this run's own pace.
 
     >>> seen = []
     >>> measured_eta(lambda d, t, what: seen.append(what))(

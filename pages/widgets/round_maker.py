@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import gradio as gr
 
+from core.local_pace import reply_seconds
 from core.progress import Progress
 from core.questions import by_label, find_question, load_questions
 from pages.widgets.keys import key_boxes
@@ -31,9 +32,6 @@ from studies.votes.setup import THERAPIST, teacher_entries
 TEACHER_LABEL = "Make a new round (teachers)"
 #: The responders a round may ask (the therapist joins by itself on a bundled question).
 RESPONDER_IDS = [rid for rid in default_responder_ids() if rid != THERAPIST]
-#: The local model's pace on a 2-core CPU, measured: about 35 tokens a second (a keyless
-#: round's three replies of up to 320 tokens took 2.5, 7.7 and 9.4 s, 20 s in all).
-LOCAL_TOKENS_PER_S = 32.0
 #: (seconds, max tokens) of this server's latest local replies (any visitor's: the machine's pace).
 TIMED: deque[tuple[float, int]] = deque(maxlen=12)
 STEP = "writing reply"
@@ -116,10 +114,11 @@ def timed(progress: Progress, providers: Sequence[str], max_tokens: int) -> Prog
 
 def local_reply_seconds(max_tokens: float) -> tuple[float, float, str]:
     """(low, high) seconds of one local reply, and where that comes from: the replies this
-    server has timed with ``max_tokens``, else the measured pace (most replies stop sooner).
+    server has timed with ``max_tokens``, else the measured pace (:mod:`core.local_pace`:
+    a typical reply, and one that runs to its limit).
 
     >>> TIMED.clear(); local_reply_seconds(320)
-    (3.7, 11.0, 'on a 2-core CPU')
+    (5.5, 17.6, 'on a 2-core CPU')
     >>> TIMED.extend([(4.2, 320), (8.9, 320), (30.0, 1024)]); local_reply_seconds(320)
     (4.2, 8.9, 'as timed on this server')
     >>> TIMED.clear()
@@ -127,8 +126,8 @@ def local_reply_seconds(max_tokens: float) -> tuple[float, float, str]:
     times = [seconds for seconds, tokens in TIMED if tokens == int(max_tokens)]
     if times:
         return min(times), max(times), "as timed on this server"
-    high = 1 + float(max_tokens) / LOCAL_TOKENS_PER_S
-    return round(high / 3, 1), high, "on a 2-core CPU"
+    typical, longest = reply_seconds(int(max_tokens))
+    return typical, longest, "on a 2-core CPU"
 
 
 def span(low: float, high: float) -> str:

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any
 
-from config import ROOT
+from config import DEFAULT_MAX_TOKENS, ROOT
 from core.csvlog import CsvLog
 from core.progress import Progress
 from responders.registry import responder_classes
@@ -211,6 +211,7 @@ class Scheduler:
         stop: threading.Event,
         progress: Progress,
         secrets: Sequence[str] = (),
+        max_tokens: int = DEFAULT_MAX_TOKENS,
     ) -> None:
         self.engine, self.log, self.concurrency = engine, log, concurrency
         self.limits = provider_limits(engine.name, concurrency)
@@ -219,7 +220,7 @@ class Scheduler:
         self.busy: Counter[str] = Counter()
         self.inflight: dict[Any, RowTask] = {}
         self.started: dict[Any, float] = {}
-        self.clock = RowClock(self.limits)
+        self.clock = RowClock(self.limits, max_tokens)  # its guess before a first reply
         self.left: Counter[str] = Counter()
 
     def run(self, todo: Sequence[RowTask], total: int, args: tuple[Any, ...]) -> Counter[str]:

@@ -5,11 +5,13 @@ limit at once (the local model one at a time), so the time left is the
 slowest provider's: its rows left × seconds per row ÷ rows it runs at once.
 Seconds per row come from this run's finished rows of that provider (wall
 time, asking and scoring); until one has finished, from the range the
-responder class declares (``typical_seconds``), and the estimate is shown as a range.
+responder class gives for the run's reply length (``Responder.reply_seconds``:
+the local model's measured pace per token, a cloud model's few seconds), and
+the estimate is shown as a range.
 
->>> clock = RowClock({"local": 1, "human": 4})
+>>> clock = RowClock({"local": 1, "human": 4}, max_tokens=200)
 >>> clock.eta({"local": 3, "human": 4})
-(90.0, 300.0)
+(16.5, 33.0)
 >>> clock.record("local", 50.0)
 >>> clock.eta({"local": 3})
 (150.0, 150.0)
@@ -23,27 +25,30 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
+from config import DEFAULT_MAX_TOKENS
 from responders.base import Responder
 from responders.registry import responder_class
 
 
-def typical_seconds(provider: str) -> tuple[float, float]:
-    """Seconds one row of ``provider`` takes (low, high) before a run has measured its own.
+def typical_seconds(provider: str, max_tokens: int = DEFAULT_MAX_TOKENS) -> tuple[float, float]:
+    """Seconds one row of ``provider`` takes (low, high) with replies of at most
+    ``max_tokens`` tokens, before a run has measured its own.
 
-    >>> typical_seconds("local"), typical_seconds("openai")
-    ((30.0, 100.0), (2.0, 20.0))
+    >>> typical_seconds("local", 200), typical_seconds("openai", 200)
+    ((5.5, 11.0), (2.0, 20.0))
     """
     try:
-        return responder_class(provider).typical_seconds
+        return responder_class(provider).reply_seconds(max_tokens)
     except KeyError:
-        return Responder.typical_seconds
+        return Responder.reply_seconds(max_tokens)
 
 
 class RowClock:
-    """Seconds per row for each provider, from the rows this run has finished."""
+    """Seconds per row for each provider, from the rows this run has finished (before the
+    first, from the responder's typical time for replies of at most ``max_tokens``)."""
 
-    def __init__(self, limits: Mapping[str, int]) -> None:
-        self.limits = limits
+    def __init__(self, limits: Mapping[str, int], max_tokens: int = DEFAULT_MAX_TOKENS) -> None:
+        self.limits, self.max_tokens = limits, max_tokens
         self.seconds: defaultdict[str, list[float]] = defaultdict(list)
 
     def record(self, provider: str, seconds: float) -> None:
@@ -56,7 +61,7 @@ class RowClock:
         if measured:
             mean = sum(measured) / len(measured)
             return mean, mean
-        return typical_seconds(provider)
+        return typical_seconds(provider, self.max_tokens)
 
     def eta(self, left: Mapping[str, int]) -> tuple[float, float] | None:
         """(low, high) seconds until the ``left`` rows per provider are done; None when none."""
@@ -94,19 +99,22 @@ def eta_text(span: tuple[float, float] | None) -> str:
     return f"ETA {_minutes(low, high)} (a guess until the first reply of each kind)"
 
 
-def plan_estimate(providers: Sequence[str], limits: Mapping[str, int]) -> str:
-    """One plain line on what a plan of rows (one provider name per row) will take.
+def plan_estimate(
+    providers: Sequence[str], limits: Mapping[str, int], max_tokens: int = DEFAULT_MAX_TOKENS
+) -> str:
+    """One plain line on what a plan of rows (one provider name per row) with replies of at
+    most ``max_tokens`` tokens will take.
 
-    >>> plan_estimate(["local", "human", "local", "human"], {"local": 1, "human": 4})
-    '4 replies planned (2 from the local model, one at a time, 30–100 s each on a 2-core CPU). Expect about 1–3 min.'
+    >>> plan_estimate(["local", "human", "local", "human"], {"local": 1, "human": 4}, 200)
+    '4 replies planned (2 from the local model, one at a time, 6–11 s each on a 2-core CPU). Expect about a minute or less.'
     """
     counts = Counter(providers)
     if not counts:
         return ""
-    span = RowClock(limits).eta(counts)
+    span = RowClock(limits, max_tokens).eta(counts)
     parts = []
     if counts.get("local"):
-        low, high = typical_seconds("local")
+        low, high = typical_seconds("local", max_tokens)
         parts.append(
             f"{counts['local']} from the local model, one at a time, "
             f"{round(low)}–{round(high)} s each on a 2-core CPU"

@@ -90,7 +90,8 @@ def estimate(questions: list[BatchQuestion], settings: BatchSettings, concurrenc
     from studies.batch.eta import plan_estimate
 
     tasks = plan_rows(questions, with_as_written(settings))
-    return plan_estimate([t.provider for t in tasks], provider_limits("local", concurrency))
+    limits = provider_limits("local", concurrency)
+    return plan_estimate([t.provider for t in tasks], limits, settings.max_tokens)
 
 
 def run_batch(
@@ -131,6 +132,7 @@ def run_batch(
             stop=stop or threading.Event(),
             progress=progress,
             secrets=Keys(dict(keys or {})).secrets(),
+            max_tokens=settings.max_tokens,
         )
         counts = scheduler.run(todo, len(tasks), (list(settings.scorers), keys, make_responder))
     return BatchOutcome(
