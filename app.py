@@ -55,11 +55,14 @@ def build_app() -> gr.Blocks:
         # The tabs are this page's navigation; a link bar of the routes would repeat them.
         gr.Navbar(visible=False)
         gr.Markdown(INTRO)
-        for title, page in PAGES:
-            with gr.Tab(title) as tab:
-                page.demo.render()
-            if page is trust:  # the labelled sets are read again: a rating just saved counts
-                trust.refresh_on_select(tab)
+        # On a phone the tab names wrap onto a second line (Gradio's default hid six of the
+        # eight behind a "•••" menu); on a wide screen they fit on one line as before.
+        with gr.Tabs(overflow_behavior="wrap", elem_id="page-tabs"):
+            for title, page in PAGES:
+                with gr.Tab(title) as tab:
+                    page.demo.render()
+                if page is trust:  # its labelled sets are read again: a new rating counts
+                    trust.refresh_on_select(tab)
     for title, page in PAGES:
         with app.route(title, route_of(page), show_in_navbar=False):
             page.build()

@@ -32,6 +32,9 @@ th .header.text.wrap { word-break: normal !important; overflow-wrap: normal !imp
    between words only; wider than a phone, its box scrolls sideways (the cue says so). */
 .vote-reveal table { word-break: normal !important; overflow-wrap: normal !important; }
 .scroll-cue { display: none; }
+/* The app's tab bar wraps onto a second line on a phone (app.py); Gradio's wrapping bar sits
+   4 px lower and ends 4 px later than its one-line bar: this puts it where that one was. */
+#page-tabs > .tab-wrapper.wrap { margin-top: -4px; padding-bottom: 4px; }
 @media (max-width: 700px) { .scroll-cue { display: block; } }
 """
 )

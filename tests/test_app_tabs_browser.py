@@ -1,0 +1,61 @@
+"""Issue 30, the whole app in a real headless Chromium: on a 390 px phone six of the eight
+page tabs hid behind Gradio's "•••" menu. The tab names now wrap onto a second line there;
+at 1280 px they stay on one line where they were. Screenshots go to
+``test-artifacts/issue30/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from config import ROOT
+from tests.conftest import served
+
+pytestmark = pytest.mark.slow
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "test-artifacts" / "issue30"
+
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    """Every page as a tab of one app, with the app's CSS."""
+    import app
+
+    with served(app.build_app()) as address:
+        yield address
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_every_page_tab_is_in_the_tab_bar_without_a_more_menu(url, width):
+    from playwright.sync_api import sync_playwright
+
+    from app import PAGES
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        tab = browser.new_page(viewport={"width": width, "height": 900})
+        tab.goto(url)
+        bar = tab.locator("#page-tabs > .tab-wrapper")
+        bar.get_by_role("tab", name="Compare").wait_for(timeout=60_000)
+        tab.wait_for_timeout(800)  # Gradio measures the bar after it is drawn
+        tab.screenshot(path=str(SHOTS / f"app-tabs-{width}.png"))
+        assert not bar.get_by_role("button", name="More tabs").is_visible()
+        tops = set()
+        for title, _ in PAGES:
+            button = bar.get_by_role("tab", name=title, exact=True)
+            box = button.bounding_box()
+            assert button.is_visible() and box and box["x"] + box["width"] <= width, title
+            tops.add(round(box["y"]))
+        assert len(tops) == (1 if width == 1280 else 2), tops  # one line wide, two on a phone
+        bar.get_by_role("tab", name="Resonance").click()  # the last one opens its page
+        tab.get_by_text("would these two storytellers understand each other").wait_for(
+            timeout=10_000
+        )
+        browser.close()
