@@ -1,0 +1,218 @@
+"""Message risk from its riskiest sentence: does labelling sentences help? (issue 28)
+
+The shipped message-risk model reads the mean and the element-wise maximum of a
+message's sentence vectors: it knows which messages are risky, not which sentence
+carries the risk, and long calm messages of distress sit close to risky ones
+(42 % of calm messages called risky in grouped CV). Here three LLM annotators
+marked the risk sentences of every training message
+(``tools/safety_data/msg_sentence_labels_T*.csv``, brief in ``BRIEF_SENTENCES.md``);
+a sentence model (logistic on one sentence's vector) gives each sentence a log-odds,
+and a message reads as its riskiest sentence. Compared, message-grouped 5-fold CV
+on the shipped screen's training messages, the thresholds set in an inner CV as the
+screen does (85 % of risky messages kept):
+
+- ``shipped``: mean + max of the sentence vectors + the rules (as today);
+- ``riskiest``: the sentence model's largest log-odds alone;
+- ``riskiest+rules``: that log-odds and the rules' hits, one small logistic model;
+- ``shipped+riskiest``: the shipped blocks plus the riskiest log-odds (inner-CV values
+  when training, so no row reads a score fitted on itself).
+
+Then each fitted on all the training messages is read on messages never trained on:
+the second round of CounselChat messages (``cc_messages2.csv``) and the held-out
+parts of ``cc_messages.csv`` and ``heldout_labels.csv``.
+
+    nice python tools/safety_sentence_study.py [--unseen]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import GroupKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from scorers.safety.check import RULES_DECIDE
+from scorers.safety.features import Read, read_pairs
+from scorers.safety.model import design
+from tools.safety_train import HERE, SETS, load_sets
+
+BLOCKS = ("message_mean", "message_max", "message_rules")
+ANNOTATORS = ("T1", "T2", "T3")
+
+
+def sentence_labels() -> dict[str, int]:
+    """Sentence text → 1 when most annotators marked it a risk sentence (of its message)."""
+    items = pd.read_csv(HERE / "msg_sentence_items.csv")
+    votes = pd.Series(0, index=pd.MultiIndex.from_frame(items[["message_key", "n"]]))
+    found = 0
+    for name in ANNOTATORS:
+        path = HERE / f"msg_sentence_labels_{name}.csv"
+        if not path.exists():
+            continue
+        found += 1
+        for row in pd.read_csv(path, dtype=str).itertuples():
+            marks = str(row.risk_sentences).strip()
+            if marks.lower() in ("none", "nan", ""):
+                continue
+            for n in marks.replace(",", ";").split(";"):
+                if (row.message_key, int(n)) in votes.index:
+                    votes[(row.message_key, int(n))] += 1
+    need = found // 2 + 1
+    print(f"{found} annotators; a risk sentence when {need} mark it")
+    keyed = dict(zip(zip(items.message_key, items.n, strict=True), items.sentence, strict=True))
+    out: dict[str, int] = {}
+    for key, v in votes.items():
+        text = keyed[key]
+        out[text] = max(out.get(text, 0), int(v >= need))
+    return out
+
+
+#: The sentence model's regularisation (inverse strength), chosen by the CV below.
+SENTENCE_C = 0.05
+
+
+def logistic(strength: float) -> object:
+    return make_pipeline(
+        StandardScaler(), LogisticRegression(C=strength, class_weight="balanced", max_iter=3000)
+    )
+
+
+def sentence_rows(reads: list[Read], labels: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Every read sentence's vector and label (an unlabelled sentence counts as no risk)."""
+    x = [v for r in reads for v in r.message_vectors]
+    y = [labels.get(s, 0) for r in reads for s in r.message_sentences]
+    return np.array(x), np.array(y)
+
+
+def riskiest(model: object, reads: list[Read]) -> np.ndarray:
+    """Each message's largest sentence log-odds (-10 for a message with no sentence)."""
+    out = np.full(len(reads), -10.0)
+    for i, r in enumerate(reads):
+        if len(r.message_vectors):
+            out[i] = model.decision_function(r.message_vectors).max()  # type: ignore[attr-defined]
+    return out
+
+
+def inner_riskiest(reads: list[Read], labels: dict[str, int], groups: np.ndarray) -> np.ndarray:
+    """Riskiest log-odds for each training message from sentence models not fitted on it."""
+    out = np.zeros(len(reads))
+    for a, b in GroupKFold(n_splits=4).split(reads, groups=groups):
+        model = logistic(SENTENCE_C).fit(*sentence_rows([reads[i] for i in a], labels))
+        out[b] = riskiest(model, [reads[i] for i in b])
+    return out
+
+
+def features(kind: str, reads: list[Read], risk: np.ndarray) -> np.ndarray:
+    """The rows a message model of ``kind`` reads."""
+    if kind == "riskiest":
+        return risk[:, None]
+    if kind == "riskiest+rules":
+        return np.column_stack([risk, [design(r, ("message_rules",)) for r in reads]])
+    rows = np.stack([design(r, BLOCKS) for r in reads])
+    return rows if kind == "shipped" else np.column_stack([rows, risk])
+
+
+KINDS = ("shipped", "riskiest", "riskiest+rules", "shipped+riskiest")
+
+
+def fit_kind(
+    kind: str, reads: list[Read], y: np.ndarray, groups: np.ndarray, labels: dict[str, int]
+) -> tuple[object, object, float]:
+    """(sentence model, message model, threshold keeping 85 % of risky messages in inner CV)."""
+    sentence = logistic(SENTENCE_C).fit(*sentence_rows(reads, labels))
+    risk = inner_riskiest(reads, labels, groups) if kind != "shipped" else np.zeros(len(reads))
+    x = features(kind, reads, risk)
+    model = logistic(0.05 if kind in ("shipped", "shipped+riskiest") else 1.0)
+    inner = np.zeros(len(y))
+    for a, b in GroupKFold(n_splits=4).split(x, groups=groups):
+        inner[b] = clone(model).fit(x[a], y[a]).predict_proba(x[b])[:, 1]
+    threshold = float(np.quantile(inner[y == 1], 0.15))
+    return sentence, model.fit(x, y), threshold
+
+
+def score_kind(fitted: tuple[object, object, float], kind: str, reads: list[Read]) -> np.ndarray:
+    sentence, model, _ = fitted
+    x = features(kind, reads, riskiest(sentence, reads))
+    return model.predict_proba(x)[:, 1]  # type: ignore[attr-defined]
+
+
+def decided(reads: list[Read]) -> np.ndarray:
+    """Messages whose risk a rule decides whatever a model says (as the app: RULES_DECIDE)."""
+    return np.array([any(r.hits.values.get(k) for k in RULES_DECIDE) for r in reads])
+
+
+def report(
+    name: str, y: np.ndarray, p: np.ndarray, threshold: float | np.ndarray, hit: np.ndarray
+) -> None:
+    flag = (p >= threshold) | hit
+    print(
+        f"  {name:18s} AUC {roc_auc_score(y, p):.3f}  risky found {int((flag & (y == 1)).sum())}"
+        f"/{int((y == 1).sum())}  calm called risky {int((flag & (y == 0)).sum())}"
+        f"/{int((y == 0).sum())}"
+    )
+
+
+def unseen() -> pd.DataFrame:
+    """Messages no screen was fitted on, with their risk label."""
+    cc = pd.read_csv(SETS["cc"])
+    own = pd.read_csv(HERE / "heldout_labels.csv").drop_duplicates("message")
+    return pd.concat(
+        [
+            pd.read_csv(SETS["cc2"]).assign(set="cc2 (all)"),
+            cc[cc.heldout].assign(set="cc held out"),
+            own.assign(set="own held out"),
+        ]
+    )[["message", "message_risk", "set"]]
+
+
+def main() -> None:
+    global SENTENCE_C
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--unseen", action="store_true", help="also read the messages never trained on"
+    )
+    parser.add_argument("--sentence-c", type=float, default=SENTENCE_C)
+    args = parser.parse_args()
+    SENTENCE_C = args.sentence_c
+    labels = sentence_labels()
+    df = load_sets(["dev", "dev2", "made", "cc"]).drop_duplicates("group").reset_index(drop=True)
+    reads = read_pairs([(m, "") for m in df.message.fillna("")])
+    y, groups = df.message_risk.to_numpy(int), df.group.to_numpy()
+    _, y_s = sentence_rows(reads, labels)
+    print(f"{len(df)} messages ({y.sum()} risky); {len(y_s)} sentences ({y_s.sum()} risk)")
+    print("message-grouped 5-fold CV:")
+    for kind in KINDS:
+        p, flags = np.zeros(len(y)), np.zeros(len(y), bool)
+        for a, b in GroupKFold(n_splits=5).split(reads, groups=groups):
+            fitted = fit_kind(kind, [reads[i] for i in a], y[a], groups[a], labels)
+            p[b] = score_kind(fitted, kind, [reads[i] for i in b])
+            flags[b] = p[b] >= fitted[2]
+        report(kind, y, p, np.where(flags, -np.inf, np.inf), decided(reads))
+    if not args.unseen:
+        return
+    test = unseen()
+    test_reads = read_pairs([(m, "") for m in test.message.fillna("")])
+    print("fitted on all training messages, read on messages never trained on:")
+    for kind in KINDS:
+        fitted = fit_kind(kind, reads, y, groups, labels)
+        p = score_kind(fitted, kind, test_reads)
+        print(f" {kind}")
+        for name in test.set.unique():
+            mask = (test.set == name).to_numpy()
+            hit = decided(test_reads)[mask]
+            report(name, test.message_risk.to_numpy(int)[mask], p[mask], fitted[2], hit)
+
+
+if __name__ == "__main__":
+    main()
