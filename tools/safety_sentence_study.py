@@ -43,37 +43,10 @@ from sklearn.preprocessing import StandardScaler
 from scorers.safety.check import RULES_DECIDE
 from scorers.safety.features import Read, read_pairs
 from scorers.safety.model import design
+from tools.safety_sentence_labels import sentence_labels
 from tools.safety_train import HERE, SETS, load_sets
 
 BLOCKS = ("message_mean", "message_max", "message_rules")
-ANNOTATORS = ("T1", "T2", "T3")
-
-
-def sentence_labels() -> dict[str, int]:
-    """Sentence text → 1 when most annotators marked it a risk sentence (of its message)."""
-    items = pd.read_csv(HERE / "msg_sentence_items.csv")
-    votes = pd.Series(0, index=pd.MultiIndex.from_frame(items[["message_key", "n"]]))
-    found = 0
-    for name in ANNOTATORS:
-        path = HERE / f"msg_sentence_labels_{name}.csv"
-        if not path.exists():
-            continue
-        found += 1
-        for row in pd.read_csv(path, dtype=str).itertuples():
-            marks = str(row.risk_sentences).strip()
-            if marks.lower() in ("none", "nan", ""):
-                continue
-            for n in marks.replace(",", ";").split(";"):
-                if (row.message_key, int(n)) in votes.index:
-                    votes[(row.message_key, int(n))] += 1
-    need = found // 2 + 1
-    print(f"{found} annotators; a risk sentence when {need} mark it")
-    keyed = dict(zip(zip(items.message_key, items.n, strict=True), items.sentence, strict=True))
-    out: dict[str, int] = {}
-    for key, v in votes.items():
-        text = keyed[key]
-        out[text] = max(out.get(text, 0), int(v >= need))
-    return out
 
 
 #: The sentence model's regularisation (inverse strength), chosen by the CV below.
