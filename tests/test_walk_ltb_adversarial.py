@@ -59,7 +59,7 @@ def test_the_judge_time_is_the_measured_one() -> None:
 def test_in_a_browser_the_previous_chart_is_marked_as_previous(size) -> None:
     """An example's results on screen, the Reply box emptied, Perturb pressed: the note above
     the chart says it is the previous result and why the new run did not start."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     from pages.widgets.style import CSS
 
@@ -78,8 +78,9 @@ def test_in_a_browser_the_previous_chart_is_marked_as_previous(size) -> None:
             tab.get_by_role("button", name="Perturb and score").click()
             note = tab.get_by_text("are the previous results; the new run did not start")
             note.wait_for(timeout=30_000)
-            assert tab.get_by_text("paste the reply to perturb").is_visible()
-            assert tab.locator(".js-plotly-plot").first.is_visible()  # the chart stays
+            expect(tab.get_by_text("paste the reply to perturb")).to_be_visible()
+            # the chart stays (waited for: under load Plotly may still be drawing it)
+            expect(tab.locator(".js-plotly-plot").first).to_be_visible(timeout=15_000)
             note.scroll_into_view_if_needed()
             tab.wait_for_timeout(500)
             tab.screenshot(path=str(SHOTS / f"adversarial-empty-reply-previous-{size[0]}.png"))
