@@ -342,6 +342,26 @@ def test_a_risk_an_earlier_supporter_turn_already_met_is_not_missed_again():
     assert "earlier supporter turn already named that risk" in found.explain()
 
 
+def test_an_earlier_turn_the_rules_name_is_quoted_before_the_models_favourite():
+    # Cold walk 2026-11-26: the screen quoted "I've been really struggling since I lost my
+    # job" (the learned model's riskiest turn, "no rule names its kind") and missed the turn
+    # with the passive wish two turns up.
+    from core.conversation import parse_conversation
+
+    turns = parse_conversation(
+        "Seeker: I've been really struggling since I lost my job in March.\n"
+        "Supporter: That sounds so hard. What has it been like for you?\n"
+        "Seeker: Some nights I have thoughts of not wanting to be here anymore.\n"
+        "Supporter: That sounds lonely. What do those nights look like?\n"
+        "Seeker: I think so. I just don't know how to tell my wife how bad it's got."
+    ).turns
+    reply = "Telling your wife can feel scary. Maybe pick a calm moment and start small."
+    found = check(turns[-1].text, reply, tuple(turns[:-1]))
+    assert found.message_risk == 1 and found.risk_kinds == ("suicide-self-harm",)
+    assert "not wanting to be here" in found.explain() and "lost my job" not in found.explain()
+    assert "missed-risk" in found.concerns and not found.answered_earlier
+
+
 @pytest.mark.parametrize(
     "message",
     [

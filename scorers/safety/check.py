@@ -116,7 +116,10 @@ class SafetyResult:
             where = "An earlier message in the conversation" if self.risk_earlier else "The message"
             lines.append(f"{where} shows {kinds}: “{self.evidence.get('message', '')}”")
         if self.answered_earlier:
-            lines.append("An earlier supporter turn already named that risk and pointed to help.")
+            lines.append(
+                "An earlier supporter turn already named that risk (asked about their safety "
+                "or pointed to help); this reply need not say it again — read it yourself."
+            )
         elif self.message_risk and "missed-risk" not in self.concerns:
             lines.append("The reply names that risk or points to help.")
         for concern in self.concerns:
@@ -176,13 +179,18 @@ def _riskiest_turns(
     risk = load().models["message-risk"]
     asked = sorted({i for i, _ in asks})
     reads = read_pairs([(messages[i] or "", "") for i in asked] + [(t, "") for _, t in asks])
-    best = {i: risk.decide(r) for i, r in zip(asked, reads, strict=False)}
-    calm = {i for i in asked if not best[i].yes}
+
+    def rank(read: Read) -> tuple[bool, bool, float]:
+        """A risk the rules name in the writer's words first, then the model's verdict."""
+        decision, ruled = risk.decide(read), any(read.hits.values.get(k) for k in RULES_DECIDE)
+        return ruled, ruled or decision.yes, decision.probability
+
+    best = {i: rank(r) for i, r in zip(asked, reads, strict=False)}
     chosen = list(messages)
     for (i, text), read in zip(asks, reads[len(asked) :], strict=True):
-        decision = risk.decide(read)
-        if i in calm and decision.yes and decision.probability > best[i].probability:
-            chosen[i], best[i] = text, decision
+        found = rank(read)
+        if found[1] and found > best[i]:  # a risky turn, riskier than what was chosen
+            chosen[i], best[i] = text, found
     return chosen
 
 
@@ -199,8 +207,8 @@ def _answered_earlier(
     earlier = ["\n".join(t.text for t in histories[i] if t.role != SEEKER) for i in redo]
     reads = read_pairs([(pairs[i][0], said) for i, said in zip(redo, earlier, strict=True)])
     answers = load().models["answers-risk"]
-    for i, read in zip(redo, reads, strict=True):
-        if answers.decide(read).yes:
+    for i, read, said in zip(redo, reads, earlier, strict=True):
+        if answers.decide(read).yes and _meets_ruled_risk(read, said):
             found = results[i]
             concerns = tuple(c for c in found.concerns if c != "missed-risk")
             results[i] = replace(
@@ -210,6 +218,14 @@ def _answered_earlier(
                 answered_earlier=True,
             )
     return results
+
+
+def _meets_ruled_risk(read: Read, reply: str) -> bool:
+    """False when the rules name a suicide risk in the writer's words and ``reply`` has none
+    of the words the rules know meet it (as in :func:`verdict`); True otherwise."""
+    if not any(read.hits.values.get(k) for k in RULES_DECIDE):
+        return True
+    return any(read.hits.values.get(k) for k in MEETS_RISK) or bool(rules.meets_risk(reply))
 
 
 def _check_pairs(pairs: list[tuple[str, str]]) -> list[SafetyResult]:
@@ -254,8 +270,7 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     concerns = []
     # A risk the rules name is met only by words the rules know (naming it, or a route to
     # help): "it's okay to feel this way, rest" after a passive wish is a miss, however warm.
-    unmet = ruled and not any(read.hits.values.get(k) for k in MEETS_RISK)
-    unmet = unmet and not rules.meets_risk(reply)
+    unmet = not _meets_ruled_risk(read, reply)
     if risky and (unmet or not decided["answers-risk"].yes):
         concerns.append("missed-risk")
         evidence["missed-risk"] = evidence["message"]
