@@ -41,12 +41,20 @@ EXPLAINER = "\n".join(f"- **{charts.LABELS[k]}**: {charts.EXPLAIN[k]}" for k in 
 _PROGRESS = gr.Progress()
 
 
+#: Fewer scored replies than this and the comparison says it is too few to read.
+FEWEST_TO_READ = 10
+
+
 def summary_markdown(report: dict) -> str:
     """One paragraph a clinician can read: who, on what, how many, and the headline."""
     overall = report["components"].get("overall") or next(iter(report["components"].values()))
     d = overall["cohens_d"]
+    few = report["n_scored"] < FEWEST_TO_READ
     lean = (
-        "cannot yet be set beside people's level (too few ratings for Cohen's d)"
+        f"cannot yet be set beside people's level: {report['n_scored']} replies are too few "
+        f"(at least {FEWEST_TO_READ} are needed; the figures below swing wildly until then)"
+        if few
+        else "cannot yet be set beside people's level (too few ratings for Cohen's d)"
         if d is None or d != d  # NaN: one rating, or no spread
         else "rates higher than people"
         if d > 0.2

@@ -250,6 +250,18 @@ def test_one_rating_is_not_called_about_as_high_as_people(tmp_path) -> None:
     assert "about as high" not in text and "too few ratings" in text
 
 
+def test_two_ratings_are_called_too_few_not_a_huge_lean(tmp_path) -> None:
+    """Cold walk 2026-11-26: two saved ratings gave "Overall it rates lower than people
+    (Cohen's d -13.13)"; so few replies now say they are too few to read."""
+    from studies import alignment
+
+    data = trust.labelled_set("rubric-labels", None, "", "", 30, "counselling")
+    report = alignment.run_alignment(data, AlwaysHigh(), n_boot=0, cache=None)
+    report["n_scored"] = 2
+    text = trust.summary_markdown(report)
+    assert "rates higher" not in text and "2 replies are too few" in text
+
+
 def test_the_labelled_sets_are_read_again_when_the_page_opens(monkeypatch) -> None:
     """Newcomer walk: "Ratings made here" stayed "not installed" after a rating was saved,
     until the server restarted (the choices were read once, when the page was built)."""
