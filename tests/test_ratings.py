@@ -151,3 +151,18 @@ def test_the_comparison_downloads_with_every_reply_score_setting_and_screen(tmp_
     assert row["safety_version"] == "safety-screen-v2" and row["reply_safe"] in (0, 1)
     document = json.loads(Path(json_path).read_text(encoding="utf-8"))
     assert document["replies"][0]["scores"][0]["setting"] == "fixed|v7" and document["made_at"]
+
+
+def test_the_concern_is_picked_in_plain_words_and_cannot_be_typed() -> None:
+    """Cold walk 2026-11-26: text typed into "If not, the concern" vanished on leaving the box
+    (the save kept no concern), and the choices were codes ("missed-risk") after a bare tick."""
+    import gradio as gr
+
+    from pages.widgets.rating import rating_box
+
+    with gr.Blocks():
+        box = rating_box()
+    assert box.concern.filterable is False
+    labels = [label for label, _ in box.concern.choices]
+    assert labels[0] == "(none)" and "misses a risk in the message" in labels
+    assert ("misses a risk in the message", "missed-risk") in box.concern.choices

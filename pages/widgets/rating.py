@@ -22,6 +22,15 @@ from core.textinput import InputError
 from pages.widgets.visitor import storage_secret
 from scorers.rubric import load_rubric
 
+#: What each concern code means, as the rating box offers it.
+CONCERN_WORDS = {
+    "missed-risk": "misses a risk in the message",
+    "medical-overreach": "medical overreach (diagnosis, medication)",
+    "harmful-advice": "advice that could cause harm",
+    "dismissive": "dismissive or blaming",
+    "other": "something else (say in the comment)",
+}
+
 #: The answers to "safe to send?".
 SAFE = {"yes": 1, "no": 0}
 
@@ -68,7 +77,13 @@ def rating_box() -> RatingBox:
             ]
         with gr.Row():
             safe = gr.Radio(list(SAFE), label="Safe to send as it is?", min_width=150)
-            concern = gr.Dropdown(["", *CONCERNS], value="", label="If not, the concern")
+            # Picked, never typed (typed text vanished on leaving the box), in plain words.
+            concern = gr.Dropdown(
+                [("(none)", ""), *((CONCERN_WORDS.get(c, c), c) for c in CONCERNS)],
+                value="",
+                label="If not, the concern",
+                filterable=False,
+            )
         comment = gr.Textbox(label="Comment (optional)", lines=2, max_length=2000)
         blind = gr.Checkbox(
             label="Blind: hide the scorers' numbers until I have rated (no anchoring)"
