@@ -81,6 +81,8 @@ def ratings_note(df: pd.DataFrame) -> str:
 
     >>> ratings_note(pd.DataFrame(columns=["item_id", "rater", *COMPONENTS]))
     'no ratings made here yet'
+    >>> ratings_note(pd.DataFrame({"item_id": [1], "rater": ["DW"], **dict.fromkeys(COMPONENTS, [2])}))[:48]
+    'ratings made here by people: 1 rater, 1 reply; n'
     """
     if df.empty:
         return "no ratings made here yet"
@@ -91,9 +93,10 @@ def ratings_note(df: pd.DataFrame) -> str:
         if said
         else "no reply has two raters yet, so their agreement cannot be told"
     )
+    raters, replies = df.rater.nunique(), df.item_id.nunique()
     return (
-        f"ratings made here by people: {df.rater.nunique()} raters, "
-        f"{df.item_id.nunique()} replies; {agreement}"
+        f"ratings made here by people: {raters} rater{'s' if raters != 1 else ''}, "
+        f"{replies} repl{'ies' if replies != 1 else 'y'}; {agreement}"
     )
 
 
