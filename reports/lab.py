@@ -57,6 +57,8 @@ def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str)
             change = row.changes[s]
             if not change.ok:
                 reason = change.after.reason or change.before.reason or "unscored"
+                if row.variant.source.strip() and not row.variant.text.strip():
+                    reason = "this change left nothing of the reply to score"  # not "paste…"
                 cells.append(f"<td>unscored: {html.escape(reason)}</td>")
                 continue
             values = " / ".join(fmt(v, 2) for v in change.after.components().values())

@@ -41,3 +41,17 @@ def test_the_lab_shows_a_tiny_fall_as_plus_zero():
     chart = change_chart([row])
     assert "(+0.00)" in html and "-0.00" not in html
     assert list(chart.data[0].text) == ["+0.00"]
+
+
+def test_a_change_that_left_nothing_says_so_not_paste_the_reply():
+    """Cold walk 2026-11-26: the strip-empathy cell read "The reply is empty: paste the reply
+    to check first." although a reply was pasted (the change had removed every sentence)."""
+    from perturbations.registry import get_perturbation
+
+    before = Score.from_components("s", 2.0, 2.0, 2.0)
+    after = Score.unscored("s", "The reply is empty: paste the reply to check first.")
+    variant = get_perturbation("strip-empathy")("You've got this!", seed=0)
+    assert variant.text.strip() == ""
+    row = rb.VariantScores(variant, {"s": rb.Change(0, "strip-empathy", "s", before, after)})
+    html = lab_table({"s": before}, [row])
+    assert "left nothing of the reply to score" in html and "paste the reply" not in html
