@@ -26,7 +26,7 @@ from scorers.base import Score, Scorer
 from scorers.safety import SafetyResult
 from scorers.safety import check as check_safety
 from scorers.safety.judge import SafetyJudge, SafetyOpinion
-from studies.reply_stream import Panel, describe_reply, stream_replies
+from studies.reply_stream import HEARTBEAT_S, Panel, describe_reply, stream_replies
 
 __all__ = [
     "SECOND_OPINION",
@@ -116,7 +116,7 @@ class _Scoring:
         last = time.monotonic()
         while self.futures:
             wait(list(self.futures), timeout=refresh_s, return_when=FIRST_COMPLETED)
-            if self.collect() or time.monotonic() - last >= 1.0:
+            if self.collect() or time.monotonic() - last >= HEARTBEAT_S:
                 last = time.monotonic()
                 yield self.moment(panels, safety)
 

@@ -25,6 +25,7 @@ from core import flags as flagging
 from core.flags import FlagLog
 from pages.widgets.reply_panels import panel_id
 from responders.registry import get_responder
+from tests.conftest import served
 from tests.fake_providers import FakeProvider, Stream
 
 pytestmark = pytest.mark.slow
@@ -39,52 +40,45 @@ if not Path(CHROMIUM).exists():
     pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def page_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """The Compare page alone (the fake writer and the therapist ticked, no scorer), flags in
-    a temporary folder; yields its address and that folder."""
-    patch = pytest.MonkeyPatch()
-    folder = tmp_path_factory.mktemp("flags")
-    patch.setattr(flagging, "SETTINGS", dataclasses.replace(flagging.SETTINGS, flag_dir=folder))
+def compare_page(selection: list[str], streams: list[Stream]) -> Iterator[str]:
+    """The Compare page alone (``selection`` ticked, no scorer), the fake OpenAI-compatible
+    writer playing ``streams``; yields its address."""
     from pages import compare
     from pages.widgets import reply_panels
 
+    patch = pytest.MonkeyPatch()
     patch.setattr(compare, "DEFAULT_SCORERS", [])
-    patch.setattr(compare, "default_selection", lambda: [COMPAT, HUMAN])
-    patch.setattr(reply_panels, "default_selection", lambda: [COMPAT, HUMAN])
-    with FakeProvider("openai") as fake:
-        fake.script(*[Stream(CHUNKS, pause_s=0.35) for _ in range(24)])
-        patch.setattr(get_responder(COMPAT), "base_url", fake.url + "/v1")
-        page = compare.build()
-        page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
-        try:
-            yield page.local_url, folder
-        finally:
-            page.close()
-            patch.undo()
+    patch.setattr(compare, "default_selection", lambda: selection)
+    patch.setattr(reply_panels, "default_selection", lambda: selection)
+    try:
+        with FakeProvider("openai") as fake:
+            fake.script(*streams)
+            patch.setattr(get_responder(COMPAT), "base_url", fake.url + "/v1")
+            with served(compare.build()) as address:
+                yield address
+    finally:
+        patch.undo()
+
+
+@pytest.fixture(scope="module")
+def page_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The Compare page with the fake writer and the therapist ticked, flags in a temporary
+    folder; yields its address and that folder."""
+    folder = tmp_path_factory.mktemp("flags")
+    patch = pytest.MonkeyPatch()
+    patch.setattr(flagging, "SETTINGS", dataclasses.replace(flagging.SETTINGS, flag_dir=folder))
+    try:
+        for address in compare_page([COMPAT, HUMAN], [Stream(CHUNKS, pause_s=0.35)] * 24):
+            yield address, folder
+    finally:
+        patch.undo()
 
 
 @pytest.fixture(scope="module")
 def silent_url() -> Iterator[str]:
     """The Compare page with a writer that sends nothing for 12 s (a model loading, a silent
     server)."""
-    patch = pytest.MonkeyPatch()
-    from pages import compare
-    from pages.widgets import reply_panels
-
-    patch.setattr(compare, "DEFAULT_SCORERS", [])
-    patch.setattr(compare, "default_selection", lambda: [COMPAT])
-    patch.setattr(reply_panels, "default_selection", lambda: [COMPAT])
-    with FakeProvider("openai") as fake:
-        fake.script(*[Stream(CHUNKS, delay_s=12.0) for _ in range(4)])
-        patch.setattr(get_responder(COMPAT), "base_url", fake.url + "/v1")
-        page = compare.build()
-        page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")
-        try:
-            yield page.local_url
-        finally:
-            page.close()
-            patch.undo()
+    yield from compare_page([COMPAT], [Stream(CHUNKS, delay_s=12.0)] * 4)
 
 
 @pytest.fixture(params=[(1280, 900), (390, 844)], ids=["wide", "phone"])
