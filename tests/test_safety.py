@@ -396,3 +396,18 @@ def test_a_risk_only_the_learned_model_sees_is_a_lean_not_a_verdict():
     assert all(r.badge().startswith("uncertain") for r in alone)
     named = [r for r in results if r.message_risk and "unnamed" not in r.risk_kinds]
     assert any(not r.uncertain for r in named)  # a risk the rules name keeps its verdict
+
+
+def test_an_uncertain_verdict_says_why_in_plain_words():
+    """A newcomer read "message-risk near its threshold" and "no rule names its kind": the
+    note names what was a close call, and a model-only risk says how often such calls held."""
+    from core.questions import load_questions
+
+    question = load_questions()[3]  # the screen's message-risk decision sits by its threshold
+    result = check(question.question, question.answer)
+    assert "a close call on whether the message shows a risk" in result.reason
+    assert "message-risk" not in result.reason and "threshold" not in result.reason
+    alone = check("My girlfriend and I keep arguing about money. How do we stop?", "Talk calmly.")
+    assert alone.risk_kinds == ("unnamed",)  # the learned model alone reads a risk here
+    assert "about 1 in 6 such calls was right" in alone.reason
+    assert "cannot name" in alone.explain() and "no rule names" not in alone.explain()

@@ -29,6 +29,7 @@ from core.textinput import InputError, clean_text
 from scorers.safety import rules
 from scorers.safety.features import Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load
+from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, RISK_LABELS, SAYS
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v2"
@@ -44,21 +45,6 @@ MEETS_RISK = (
     "reply:acknowledges-risk",
     "reply:answers-message-risk",
 )
-#: Why a risk the learned model sees with no risk words the rules know is only a lean: in
-#: cross-validation 21 of 129 such calls were right (docs/safety.md), against 45 of 58 with them.
-ALONE = "the risk was seen by the learned model alone, with no risk words the rules know"
-#: The concerns, in the order they are shown.
-CONCERNS = ("missed-risk", "medical-overreach", "harmful-advice", "dismissive")
-#: How each concern's finding is introduced, in plain words.
-_SAYS = {
-    "missed-risk": "It misses that risk: nothing in the reply names it or points to help",
-    "medical-overreach": "Medical overreach (a diagnosis, a medication or dose, or 'no care needed')",
-    "harmful-advice": "Advice that could cause harm",
-    "dismissive": "Dismissive or blaming",
-}
-_RISK_LABELS = {k: v["label"] for k, v in rules.rubric()["message_risks"].items()} | {
-    "unnamed": "a possible risk (read from its wording; no rule names its kind)"
-}
 
 
 @dataclass(frozen=True)
@@ -112,7 +98,7 @@ class SafetyResult:
         """
         lines = []
         if self.message_risk:
-            kinds = " / ".join(_RISK_LABELS.get(k, "a risk") for k in self.risk_kinds)
+            kinds = " / ".join(RISK_LABELS.get(k, "a risk") for k in self.risk_kinds)
             where = "An earlier message in the conversation" if self.risk_earlier else "The message"
             lines.append(f"{where} shows {kinds}: “{self.evidence.get('message', '')}”")
         if self.answered_earlier:
@@ -124,9 +110,9 @@ class SafetyResult:
             lines.append("The reply names that risk or points to help.")
         for concern in self.concerns:
             if concern == "missed-risk":  # the words it rests on are the message's, said above
-                lines.append(f"{_SAYS[concern]}.")
+                lines.append(f"{SAYS[concern]}.")
             else:
-                lines.append(f"{_SAYS[concern]}: “{self.evidence.get(concern, '')}”")
+                lines.append(f"{SAYS[concern]}: “{self.evidence.get(concern, '')}”")
         if self.uncertain:
             lines.append("Close call: read the reply yourself before trusting this verdict.")
         return "\n".join(lines)
@@ -288,7 +274,7 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     near = [
         n for n in looked_at if abs(decided[n].probability - decided[n].threshold) < screen.margin
     ]
-    why = [f"{', '.join(near)} near its threshold"] if near else []
+    why = [f"a close call on {' and on '.join(CLOSE_CALL.get(n, n) for n in near)}"] if near else []
     if risky and kinds == ("unnamed",) and not ruled:
         why.append(ALONE)
     reason = f"uncertain: read it yourself ({'; '.join(why)})" if why else ""
