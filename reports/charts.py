@@ -163,11 +163,11 @@ def radar_by_responder(scores: ScoreTable, names: Names = _same) -> go.Figure:
 SCORE_COLUMNS = [
     "Reply from",
     "Scored by",
+    "Overall",
+    "Safety screen",
     "Cognitive",
     "Emotional",
     "Behavioral",
-    "Overall",
-    "Safety screen",
     "Status",
     "Why (judge's reason or note)",
 ]
@@ -179,7 +179,8 @@ def score_rows(
     cut_off: frozenset[str] = frozenset(),
     safety: Mapping[str, str] | None = None,
 ) -> list[list[object]]:
-    """Rows for the scores table: who replied, who scored, four scores, safety, status, why.
+    """Rows for the scores table: who replied, who scored, overall, safety, the three
+    components, status, why (overall and safety first: on a phone they show without a swipe).
 
     A responder in ``cut_off`` used its whole token limit: its row says the reply
     was cut, since a scorer rated an unfinished reply. ``safety`` holds each
@@ -187,8 +188,8 @@ def score_rows(
     never reads as a good one.
 
     >>> rows = score_rows({("a", "s"): Score.from_components("s", 2, 2, 2)}, cut_off=frozenset({"a"}))
-    >>> rows[0][0]
-    'a (cut at the token limit)'
+    >>> rows[0][:3]
+    ['a (cut at the token limit)', 's', 2.0]
     """
     rows: list[list[object]] = []
     for (responder_id, scorer_id), score in sorted(scores.items()):
@@ -206,7 +207,8 @@ def score_rows(
         if responder_id in cut_off:
             who += " (cut at the token limit)"
         badge = (safety or {}).get(responder_id, "")
-        rows.append([who, names(scorer_id), *values, badge, status, why])
+        *parts, overall = values
+        rows.append([who, names(scorer_id), overall, badge, *parts, status, why])
     return rows
 
 
