@@ -10,6 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from reports.charts import RADIAL_AXIS
+from reports.colors import arm_colors, fill
 from reports.layout import legend_below, lines_of, wrap
 from studies.batch.plan import AS_WRITTEN
 
@@ -48,6 +49,12 @@ def strategy_name(strategy_id: str) -> str:
     )
 
 
+def _colors(part: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """Each arm's colour: its responder's, as on the Compare page (:func:`reports.colors.arm_colors`)."""
+    arms = list(dict.fromkeys(zip(part["responder"], part["strategy"], strict=True)))
+    return arm_colors(arms)
+
+
 def _arm(row: pd.Series) -> str:
     return f"{responder_name(row['responder'])} · {strategy_name(row['strategy'])}"
 
@@ -80,7 +87,8 @@ def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
     part = summary[(summary["scorer"] == scorer) & (summary["component"] != "overall")]
     fig = go.Figure()
     names = []
-    for _, group in part.groupby(["responder", "strategy"], sort=False):
+    colors = _colors(part)
+    for arm, group in part.groupby(["responder", "strategy"], sort=False):
         axes = [c.capitalize() for c in group["component"]]
         values = group["mean"].tolist()
         names.append(wrap(_arm(group.iloc[0])))
@@ -89,7 +97,8 @@ def radar(summary: pd.DataFrame, scorer: str) -> go.Figure:
             theta=[*axes, axes[0]],
             name=names[-1],
             fill="toself",
-            opacity=0.6,
+            line={"color": colors[arm], "width": 2},
+            fillcolor=fill(colors[arm]),
         )
     title, top = chart_title(
         scorer, "mean per component", "(1 at the centre, 3 at the edge)", gap_px=40
@@ -110,10 +119,12 @@ def bars(summary: pd.DataFrame, scorer: str) -> go.Figure:
     part = summary[summary["scorer"] == scorer]
     fig = go.Figure()
     names = []
-    for _, group in part.groupby(["responder", "strategy"], sort=False):
+    colors = _colors(part)
+    for arm, group in part.groupby(["responder", "strategy"], sort=False):
         names.append(wrap(_arm(group.iloc[0])))
         fig.add_bar(
             name=names[-1],
+            marker_color=colors[arm],
             x=[c.capitalize() for c in group["component"]],
             y=group["mean"],
             error_y={

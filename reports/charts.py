@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from reports.colors import color_for, fill
+from reports.colors import DASHES, SYMBOLS, color_for, fill
 from reports.layout import empty_figure, wrap
 from scorers.base import COMPONENTS, Score
 
@@ -107,10 +107,14 @@ def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -
     cols = min(len(keys), 2)
     fig = _grid(keys, names, cols)
     shown: set[str] = set()
+    looks: dict[str, int] = {}
     for index, key in enumerate(keys):
         for member, score in groups.get(key, {}).items():
             values = [getattr(score, c) for c in COMPONENTS]
             color = color_for(member)
+            # A line style per member, the same in every subplot: shapes that coincide (two
+            # judges giving the same scores) still show as separate outlines.
+            look = looks.setdefault(member, len(looks)) % len(DASHES)
             fig.add_trace(
                 go.Scatterpolar(
                     r=[*values, values[0]],
@@ -119,9 +123,9 @@ def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -
                     legendgroup=member,
                     showlegend=member not in shown,
                     fill="toself",
-                    line={"color": color, "width": 2},
+                    line={"color": color, "width": 2, "dash": DASHES[look]},
                     fillcolor=fill(color),
-                    marker={"color": color, "size": 6},
+                    marker={"color": color, "size": 7, "symbol": SYMBOLS[look]},
                     hovertemplate="%{theta}: %{r:.2f}<extra>" + names(member) + "</extra>",
                 ),
                 row=index // cols + 1,

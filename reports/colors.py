@@ -59,3 +59,34 @@ def fill(color: str, alpha: float = 0.18) -> str:
     """
     r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r},{g},{b},{alpha})"
+
+
+def arm_colors(arms: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """A colour per (responder, prompt) arm: a responder's first arm keeps the responder's
+    colour (as on Compare), each further arm of it the next palette colour no other arm has.
+
+    >>> c = arm_colors([("human/counselchat", "a"), ("local/qwen2.5-coder-1.5b", "a"),
+    ...                 ("local/qwen2.5-coder-1.5b", "b")])
+    >>> c[("local/qwen2.5-coder-1.5b", "a")] == color_for("local/qwen2.5-coder-1.5b")
+    True
+    >>> len(set(c.values()))
+    3
+    """
+    out: dict[tuple[str, str], str] = {}
+    seen: set[str] = set()
+    for responder, strategy in arms:
+        if responder not in seen:
+            out[(responder, strategy)] = color_for(responder)
+            seen.add(responder)
+    for arm in arms:
+        if arm not in out:
+            free = [c for c in PALETTE if c not in out.values()] or list(PALETTE)
+            out[arm] = free[0]
+    return out
+
+
+#: Line styles for the traces of one chart, in turn: shapes that lie on each other (two
+#: judges giving the same scores) still show as two outlines.
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
+#: Marker shapes, in turn, for the same reason.
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x")

@@ -78,3 +78,34 @@ def test_an_empty_chart_says_so_without_axes_or_grid():
         (note,) = fig.layout.annotations
         assert "yet" in note.text
     assert radar_by_scorer({}).layout.annotations[0].text.replace("<br>", " ") == NO_SCORES
+
+
+def test_batch_arms_keep_their_responders_compare_colour_and_differ_from_each_other():
+    """Batch's radar and bars coloured arms in Plotly's own order, unlike Compare's charts; a
+    responder's first arm now has its Compare colour and its other arms colours of their own."""
+    from reports.colors import color_for
+
+    summary = _summary()
+    for figure in (
+        batch_charts.radar(summary, "bert-head"),
+        batch_charts.bars(summary, "bert-head"),
+    ):
+        colours = [
+            t.line.color if t.type == "scatterpolar" else t.marker.color for t in figure.data
+        ]
+        assert colours[0] == color_for("human/counselchat")
+        assert colours[1] == color_for("openai-compatible/default")
+        assert len(set(colours)) == len(ARMS)
+
+
+def test_radar_shapes_that_coincide_still_show_as_separate_outlines():
+    """Three judges giving 3/3/3 drew one shape: each member has its own line style, the same
+    in every subplot."""
+    from scorers.base import Score
+
+    same = Score.from_components("x", 3, 3, 3)
+    table = {(r, s): same for r in ("a", "b") for s in ("judge-1", "judge-2", "judge-3")}
+    figure = radar_by_responder(table)
+    styles = {(t.name, t.line.dash) for t in figure.data}
+    assert len({dash for _, dash in styles}) == 3  # three judges, three line styles
+    assert len(styles) == 3  # each judge keeps its style on both responders' radars
