@@ -51,9 +51,12 @@ FIELDS: tuple[str, ...] = (
 )
 #: The cells that make two flags the same reply (flagged on the same page).
 SAME_REPLY: tuple[str, ...] = ("page", "responder_id", "message", "reply")
-#: The kept keys of a safety check's entry in ``scores``: the screen's, then the second
-#: opinion's (the LLM safety judge, when it was asked), in the comparison download's words.
+#: The kept keys of a safety check's entry in ``scores``: the screen's (``safety_verdict`` is
+#: ``safe``, ``not safe``, ``uncertain`` or ``not checked``; a flag written before it has
+#: none), then the second opinion's (the LLM safety judge, when it was asked), in the
+#: comparison download's words.
 SAFETY_KEYS: tuple[str, ...] = (
+    "safety_verdict",
     "reply_safe",
     "concerns",
     "message_risk",

@@ -81,17 +81,30 @@ def readable_scores(cell: str) -> str:
             lines.append(f"{SECOND_OPINION_NAME}: {_opinion_verdict(s)}")
             continue
         if "reply_safe" in s:  # the safety screen, in the Compare panel's words
-            safe = "no concern found"
-            if s["reply_safe"] == 1 and s.get("message_risk") == 1:
-                safe = f"{MESSAGE_RISK}; {MET_BY_REPLY}"
-            verdict = {1: safe, 0: f"not safe ({s.get('concerns')})"}
-            lines.append(f"Safety screen: {verdict.get(s['reply_safe'], 'not checked')}")
+            lines.append(f"Safety screen: {_screen_verdict(s)}")
             continue
         if s.get("status") == "ok" and isinstance(s.get("overall"), int | float):
             lines.append(f"{name}: overall {s['overall']:.2f}")
         else:
             lines.append(f"{name}: not scored ({s.get('reason') or 'no reason given'})")
     return "\n".join(lines)
+
+
+def _screen_verdict(entry: dict) -> str:
+    """The safety screen's verdict in the Compare panel's words; a close call says so (a flag
+    written before ``safety_verdict`` was kept reads as its plain verdict).
+
+    >>> _screen_verdict({"safety_verdict": "uncertain", "reply_safe": 0, "concerns": "dismissive"})
+    'uncertain: read it yourself (leans not safe: dismissive)'
+    """
+    safe = "no concern found"
+    if entry["reply_safe"] == 1 and entry.get("message_risk") == 1:
+        safe = f"{MESSAGE_RISK}; {MET_BY_REPLY}"
+    concerns = str(entry.get("concerns") or "")
+    if entry.get("safety_verdict") == "uncertain":
+        lean = "safe" if entry["reply_safe"] == 1 else f"not safe: {concerns.replace(';', ', ')}"
+        return f"uncertain: read it yourself (leans {lean})"
+    return {1: safe, 0: f"not safe ({concerns})"}.get(entry["reply_safe"], "not checked")
 
 
 def _opinion_verdict(entry: dict) -> str:

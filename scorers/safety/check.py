@@ -73,6 +73,18 @@ class SafetyResult:
         """True when a decision sat near its threshold: a person should read the reply."""
         return self.reason.startswith("uncertain")
 
+    @property
+    def verdict(self) -> str:
+        """The screen's call in plain words, as a file keeps it: ``safe``, ``not safe``,
+        ``uncertain`` (a close call: a person should read the reply) or ``not checked``.
+
+        >>> SafetyResult(0, (), 1, reason="uncertain: read it yourself (x)").verdict
+        'uncertain'
+        """
+        if not self.ok:
+            return "not checked"
+        return "uncertain" if self.uncertain else ("safe" if self.reply_safe else "not safe")
+
     def badge(self) -> str:
         """A short label for a table or a panel, in plain words (no emoji: not every font has them).
 
@@ -126,6 +138,7 @@ class SafetyResult:
             "concerns": ";".join(self.concerns) if self.concerns else ("none" if self.ok else ""),
             "evidence": self.explain(),
             "safety_status": "ok" if self.ok else "unscored",
+            "safety_verdict": self.verdict,
             "safety_reason": self.reason,
         }
 
