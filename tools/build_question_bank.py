@@ -1,7 +1,9 @@
 """Rebuild ``assets/data/counselchat_questions.jsonl`` from the shared CounselChat copy.
 
 Picks about 100 questions spread over the topics (round-robin, in a seeded
-order), each with its most up-voted therapist answer, and keeps attribution. The
+order), each with its most up-voted therapist answer, and keeps attribution.
+A question CounselChat lists under two topics (the same text, two ids) is
+picked once: the picker would list it twice. The
 only edit to an answer is the space the scrape dropped between sentences.
 
     python tools/build_question_bank.py [--n 100] [--seed 7]
@@ -29,6 +31,11 @@ def _restore_spaces(text: str) -> str:
     return re.sub(r"([a-z][.!?])([A-Z])", r"\1 \2", text.strip())
 
 
+def _text_key(text: str) -> str:
+    """A question's text as the picker tells questions apart (spacing and case ignored)."""
+    return " ".join(text.split()).casefold()
+
+
 def build(n: int, seed: int) -> list[dict[str, object]]:
     """Choose ``n`` questions with their best-voted answers."""
     df = pd.read_csv(COUNSELCHAT_CSV)
@@ -43,11 +50,16 @@ def build(n: int, seed: int) -> list[dict[str, object]]:
     for rows in by_topic.values():
         rng.shuffle(rows)
     chosen: list[dict] = []
+    seen: set[str] = set()  # CounselChat lists some questions under two topics (two ids)
     topics = sorted(by_topic)
     while len(chosen) < n and any(by_topic.values()):
         for topic in topics:
-            if by_topic[topic] and len(chosen) < n:
-                chosen.append(by_topic[topic].pop())
+            while by_topic[topic] and len(chosen) < n:
+                row = by_topic[topic].pop()
+                if _text_key(row["questionText"]) not in seen:  # a copy: that topic's next
+                    seen.add(_text_key(row["questionText"]))
+                    chosen.append(row)
+                    break
     return [
         {
             "question_id": int(r["questionID"]),
