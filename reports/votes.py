@@ -260,7 +260,6 @@ def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
         screen = check(said.message, texts.get(source, ""), said.history).badge()
         cells = [letter, source_label(source), pick, *values, screen]
         lines.append("| " + " | ".join(cells) + " |")
-    credits = [e.attribution for e in rnd.entries if e.attribution]
     note = (
         f"\n\n{score_key(scorers)}Safety screen: would a clinician hesitate to send this reply "
         "(a missed risk, a diagnosis or dose, harmful advice, dismissiveness)? A screen that "
@@ -270,5 +269,29 @@ def reveal_markdown(rnd: VoteRound, voter: str, row: dict[str, str]) -> str:
         f"### Thank you, your vote is in.\n\n{REVEAL_CUE}\n\n"
         + "\n".join(lines)
         + note
-        + "".join(f"\n\n<small>{c}</small>" for c in credits)
+        + "".join(f"\n\n<small>{c}</small>" for c in reveal_credits(rnd, voter))
     )
+
+
+def reveal_credits(rnd: VoteRound, voter: str) -> list[str]:
+    """Each credit once (a model that wrote three replies is credited once, not three times),
+    naming the replies it covers, in this voter's letters.
+
+    >>> from studies.votes.rounds import Entry
+    >>> rnd = VoteRound("K7Q2", "m", (Entry("a", "x", attribution="Model M"), Entry("b", "y",
+    ...     attribution="Model M"), Entry("c", "z", attribution="Dr T")), seed=1)
+    >>> [c.split(": ")[1] for c in reveal_credits(rnd, "v")]
+    ['Model M', 'Dr T']
+    >>> reveal_credits(rnd, "v")[0].startswith("Replies ")
+    True
+    """
+    letters: dict[str, list[str]] = {}
+    for letter, source in ballot(rnd, voter):
+        said = rnd.entry(source).attribution
+        if said:
+            letters.setdefault(said, []).append(letter)
+    order = sorted(letters, key=lambda said: min(letters[said]))
+    return [
+        f"{'Replies' if len(letters[c]) > 1 else 'Reply'} {', '.join(sorted(letters[c]))}: {c}"
+        for c in order
+    ]

@@ -401,3 +401,22 @@ def test_the_reveal_table_has_short_headers_and_names_its_scorers_below(tmp_path
     assert max(len(w) for w in words) <= 7, header  # no long name squeezed into a column
     assert "Score 1: Empathy head (MiniLM + trained head); score 2: LLM judge" in text
     assert 'class="scroll-cue"' in text  # "swipe sideways", shown on a phone only
+
+
+def test_the_reveal_credits_a_model_that_wrote_three_replies_once(tmp_path):
+    """Issue 30: three replies by the local model put its credit line under the reveal three
+    times (read as three identical judge lines); each credit is shown once, naming its replies."""
+    from reports.votes import reveal_markdown
+    from studies.votes.log import cast_vote
+
+    model = "Qwen2.5-Coder-1.5B-Instruct (Apache-2.0 upstream), Q4_K_M, run locally"
+    entries = [Entry(f"local/qwen#{s}", f"Reply {s}.", attribution=model) for s in "xyz"]
+    entries.append(Entry("human/counselchat", "The therapist's.", attribution="Answer by Dr T"))
+    rnd = create_round("I can't sleep.", entries, folder=tmp_path)
+    row = cast_vote(rnd, "v", "A", "B", "", folder=tmp_path)
+    text = reveal_markdown(rnd, "v", row)
+    assert text.count(model) == 1 and text.count("Answer by Dr T") == 1
+    therapist = next(letter for letter, s in ballot(rnd, "v") if s == "human/counselchat")
+    assert f"<small>Reply {therapist}: Answer by Dr T</small>" in text
+    qwen = ", ".join(sorted(set("ABCD") - {therapist}))
+    assert f"<small>Replies {qwen}: {model}</small>" in text
