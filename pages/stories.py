@@ -29,7 +29,19 @@ RUBRIC = load_rubric("story-evocation")
 # finds the progress argument only among named parameters, never after *args).
 assert len(KEY_ENV_VARS) == 4
 JUDGES = sampled_judge_ids()
-RATING_HEADERS = ["reader", *(RUBRIC.label(c) for c in RUBRIC.components), "status", "why"]
+#: "why" read as a reason, but the small local judge often writes a summary of the story
+#: where the prompt asks what moved it: the column says whose words they are.
+RATING_HEADERS = [
+    "reader",
+    *(RUBRIC.label(c) for c in RUBRIC.components),
+    "status",
+    "the judge's note",
+]
+#: Where the page takes a visitor who pressed a button: the results sat below the fold.
+SCROLL_TO_RATINGS = (
+    "() => document.getElementById('story-ratings')"
+    "?.scrollIntoView({behavior: 'smooth', block: 'start'})"
+)
 AGREEMENT_HEADERS = [
     "rating",
     "stories",
@@ -251,6 +263,7 @@ def build() -> gr.Blocks:
         notice = notice_box()
         scroll_cue()
         ratings = gr.Dataframe(
+            elem_id="story-ratings",
             headers=RATING_HEADERS,
             interactive=False,
             wrap=True,
@@ -258,24 +271,12 @@ def build() -> gr.Blocks:
         )
         grid_chart = gr.Plot()
 
-        gr.Markdown(
-            "### How close is the judge to people?\nRate the bundled stories and compare with "
-            "the people's ratings. The judge options above (persona included) apply."
-        )
-        with gr.Row():
-            count = gr.Slider(
-                2, max(2, len(load_stories())), value=10, step=1, label="Bundled stories to rate"
-            )
-            compare = gr.Button("Compare with people")
-        compare_notice = notice_box()
-        agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False, wrap=True)
-        distribution = gr.Plot()
-        caution = gr.Markdown()
-        gr.Markdown(f"<small>{attribution()}</small>")
-
+        compare, comparison_outputs = _comparison_section()
         inputs = [judge, *settings, *keys]
         example.change(pick_example, example, [story, credit], api_name=False)
         story.input(story_edited, [story, example], [example, credit], api_name=False)
+        for button in (rate, grid):
+            button.click(None, js=SCROLL_TO_RATINGS)
         rate.click(
             with_notice(rate_story, 2),
             [story, *inputs],
@@ -290,11 +291,31 @@ def build() -> gr.Blocks:
         )
         compare.click(
             with_notice(run_comparison, 3),
-            [count, *inputs],
-            [compare_notice, agreement, distribution, caution],
+            [comparison_outputs[0], *inputs],
+            comparison_outputs[1:],
             api_name="compare",
         )
     return page
+
+
+def _comparison_section() -> tuple[gr.Button, list[gr.components.Component]]:
+    """The section that compares the judge with people: its button, then the story count
+    and the four outputs (notice, agreement table, distribution chart, caution)."""
+    gr.Markdown(
+        "### How close is the judge to people?\nRate the bundled stories and compare with "
+        "the people's ratings. The judge options above (persona included) apply."
+    )
+    with gr.Row():
+        count = gr.Slider(
+            2, max(2, len(load_stories())), value=10, step=1, label="Bundled stories to rate"
+        )
+        compare = gr.Button("Compare with people")
+    compare_notice = notice_box()
+    agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False, wrap=True)
+    distribution = gr.Plot()
+    caution = gr.Markdown()
+    gr.Markdown(f"<small>{attribution()}</small>")
+    return compare, [count, compare_notice, agreement, distribution, caution]
 
 
 demo = build()

@@ -134,7 +134,11 @@ def test_position_bias_warning_text():
 
 def _wired(page, fn=None, api_name=None) -> object:
     """The page's event that runs ``fn`` (or is called ``api_name``)."""
-    (found,) = [f for f in page.fns.values() if f.fn is fn or (api_name and f.api_name == api_name)]
+    (found,) = [
+        f
+        for f in page.fns.values()
+        if (fn is not None and f.fn is fn) or (api_name and f.api_name == api_name)
+    ]
     return found
 
 
