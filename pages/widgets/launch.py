@@ -10,6 +10,8 @@
   report and results are served wherever the operator keeps runs. A visitor's
   runs live under ``visitors/<digest of their id>/`` (:mod:`pages.widgets.visitor`),
   so a file there is reachable only by who knows that digest.
+- ``i18n``: words Gradio's own English lacks (:data:`GRADIO_WORDS`), so its status tracker
+  never puts a bare key such as ``common.complete`` on the page.
 """
 
 from __future__ import annotations
@@ -22,15 +24,26 @@ from typing import Any
 
 import config
 
+#: Words Gradio 6 (6.31) asks its translations for but its English lacks: when a run ends its
+#: status tracker announces ``i18n("common.complete")`` in a hidden live region (a screen
+#: reader read out "common.complete"). Any browser language falls back to these English words.
+GRADIO_WORDS = {"common.complete": "Done"}
 #: Hosts that mean "every network interface".
 EVERY_INTERFACE = ("0.0.0.0", "::", "[::]")
 
 
 def launch_options() -> dict[str, object]:
-    """Keyword arguments for :meth:`gradio.Blocks.launch` (read from :mod:`config` now)."""
+    """Keyword arguments for :meth:`gradio.Blocks.launch` (read from :mod:`config` now).
+
+    >>> sorted(launch_options())
+    ['allowed_paths', 'i18n', 'max_file_size']
+    """
+    import gradio as gr
+
     return {
         "max_file_size": config.SETTINGS.max_upload_bytes,
         "allowed_paths": [str(config.RUNS_DIR)],
+        "i18n": gr.I18n(en=GRADIO_WORDS),
     }
 
 
