@@ -151,6 +151,7 @@ def main() -> None:
         "--set", choices=["held-out-4", "held-out-3", "held-out", "first"], default="held-out-4"
     )
     parser.add_argument("--styles-file", type=Path, help="a JSON file of styles (overrides --set)")
+    parser.add_argument("--only", default="", help="comma-separated style names to run")
     args = parser.parse_args()
     df = pd.read_csv(RUBRIC_LABELS_CSV)
     seen = set().union(*(get_scorer(s).seen_ids() for s in args.scorers.split(",") if s.strip()))
@@ -171,6 +172,12 @@ def main() -> None:
         if args.styles_file
         else {name: (text, "paragraph") for name, text in sets[args.set].items()}
     )
+    if args.only:
+        wanted = [s.strip() for s in args.only.split(",") if s.strip()]
+        unknown = [s for s in wanted if s not in styles]
+        if unknown:
+            raise SystemExit(f"unknown styles: {', '.join(unknown)}; known: {', '.join(styles)}")
+        styles = {s: styles[s] for s in wanted}
     items = [ScoreItem(r, m) for r, m in zip(cold.reply, cold.message, strict=True)]
     for scorer_id in [s for s in args.scorers.split(",") if s.strip()]:
         _measure(get_scorer(scorer_id), items, styles)
