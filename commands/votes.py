@@ -106,7 +106,7 @@ def run_summary(args: argparse.Namespace) -> int:
         write_results(results, Path(args.output))
     except OSError as exc:
         return fail(f"could not write {args.output}: {exc.strerror or exc}", 1)
-    print("source\tscore\t95% interval\tmost\tleast\tshown")
+    print("source\tstrength\t95% interval\tmost\tleast\tshown")
     for r in results:
         print(
             f"{r.source}\t{r.score:+.2f}\t{r.ci_low:+.2f} to {r.ci_high:+.2f}\t"

@@ -78,6 +78,7 @@ def test_summary_of_a_paper_survey(tmp_path):
     assert result.returncode == 0, result.stderr
     assert out.read_text(encoding="utf-8").splitlines()[1].startswith("llama,")
     assert "llama\t" in result.stdout
+    assert result.stdout.startswith("source\tstrength\t")  # the page's word, not "score"
     # pandas (or R, or a spreadsheet) reads every strength back as a number, negative ones too
     import pandas as pd
 
