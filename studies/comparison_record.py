@@ -28,7 +28,7 @@ from studies.comparison import Comparison
 COLUMNS = (
     "made_at", "message", "responder_id", "model", "system", "max_tokens", "temperature",
     "latency_s", "reply", "scorer_id", "scorer_setting", "status", "cognitive", "emotional",
-    "behavioral", "overall", "why", "reply_safe", "concerns", "safety_version",
+    "behavioral", "overall", "why", "reply_safe", "safety_verdict", "concerns", "safety_version",
     "second_opinion_safe", "second_opinion_concerns",
 )  # fmt: skip
 _REPLY_KEYS = ("model", "system", "max_tokens", "temperature", "latency_s")
@@ -84,6 +84,8 @@ def rows(document: dict[str, Any]) -> list[dict[str, object]]:
             **{k: reply.get(k) for k in _REPLY_KEYS},
             "reply": reply["text"],
             "reply_safe": safety.get("reply_safe", ""),
+            # "uncertain" where the page said "read it yourself" (reply_safe keeps the lean)
+            "safety_verdict": safety.get("safety_verdict", ""),
             "concerns": safety.get("concerns", ""),
             "safety_version": safety.get("version", ""),
             **second_opinion_cells(opinion),

@@ -76,6 +76,16 @@ def test_the_comparison_download_names_the_second_opinion_as_the_flag_log_does(t
     assert rows(record(shown))[0]["second_opinion_safe"] == 0
 
 
+def test_the_comparison_download_keeps_an_uncertain_screen_as_uncertain(tmp_path):
+    """The page said "uncertain: read it yourself"; the CSV held only reply_safe's lean."""
+    from scorers.safety import SafetyResult
+
+    shown, _ = judged(1)
+    shown.safety[HUMAN] = SafetyResult(1, ("x",), 0, ("missed-risk",), reason="uncertain: (x)")
+    (row,) = read_csv(write_record(tmp_path, shown)[0])
+    assert row["safety_verdict"] == "uncertain" and row["reply_safe"] == "0"
+
+
 def test_the_same_reply_flagged_again_for_the_same_reason_is_not_written_twice(flag_dir):
     _, saved = judged(1)
     assert flag_shown_reply(HUMAN, saved, "too cold") == "Flagged. It is in the Flags tab."
