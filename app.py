@@ -21,6 +21,7 @@ import threading
 import gradio as gr
 
 from pages import adversarial, batch, compare, flags, resonance, stories, trust, vote
+from pages.widgets import send_to_lab
 from pages.widgets.launch import launch_options, line_writer, serve
 from pages.widgets.style import CSS
 
@@ -57,12 +58,14 @@ def build_app() -> gr.Blocks:
         gr.Markdown(INTRO)
         # On a phone the tab names wrap onto a second line (Gradio's default hid six of the
         # eight behind a "•••" menu); on a wide screen they fit on one line as before.
-        with gr.Tabs(overflow_behavior="wrap", elem_id="page-tabs"):
+        with gr.Tabs(overflow_behavior="wrap", elem_id="page-tabs") as tabs:
             for title, page in PAGES:
-                with gr.Tab(title) as tab:
+                with gr.Tab(title, id=route_of(page)) as tab:
                     page.demo.render()
                 if page is trust:  # its labelled sets are read again: a new rating counts
                     trust.refresh_on_select(tab)
+        # A reply on Compare goes to the lab in one press (only here: a page alone has no lab).
+        send_to_lab.wire(compare.TO_LAB, adversarial.LAB_INPUTS, tabs, route_of(adversarial))
     for title, page in PAGES:
         with app.route(title, route_of(page), show_in_navbar=False):
             page.build()

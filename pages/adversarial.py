@@ -23,6 +23,7 @@ from pages.widgets.pace import judge_speed
 from pages.widgets.progress import gradio_progress
 from pages.widgets.robustness_report import report_section
 from pages.widgets.scores import names
+from pages.widgets.send_to_lab import LabInputs
 from perturbations.registry import PERTURBATIONS, resolve
 from responders.registry import default_responder_ids, get_responder
 from scorers.base import Score
@@ -167,8 +168,9 @@ def pick_example(name: str) -> tuple[object, ...]:
     )
 
 
-def _lab_section() -> None:
-    """One reply perturbed every way, its table, chart and flag row."""
+def _lab_section() -> LabInputs:
+    """One reply perturbed every way, its table, chart and flag row; returns what another
+    page may fill (:data:`LAB_INPUTS`)."""
     with gr.Row():
         with gr.Column(scale=3):
             example = gr.Dropdown(example_names(), value=None, label="Example reply")
@@ -231,10 +233,16 @@ def _lab_section() -> None:
     flag_button.click(
         flag_row, [rows_state, flag_pick, flag_note], flag_status, api_name="flag_lab_row"
     )
+    return LabInputs(example, reply, message, lab_note, rows_state)
 
 
 def build() -> gr.Blocks:
     """Build the adversarial page."""
+    return _build()[0]
+
+
+def _build() -> tuple[gr.Blocks, LabInputs]:
+    """The adversarial page, and the boxes Compare's replies are sent to."""
     with gr.Blocks(title="Empathy Lab · Adversarial") as page:
         gr.Markdown(
             "## Adversarial lab\nPerturb a reply in ways that keep its meaning (and two "
@@ -246,12 +254,13 @@ def build() -> gr.Blocks:
             "below 3: the *Formulaic positivity* example starts low (the local judge gave it "
             "1/1/1), leaving the injection room to lift it."
         )
-        _lab_section()
+        lab = _lab_section()
         report_section(SCORER_CHOICES)
-    return page
+    return page, lab
 
 
-demo = build()
+#: The page, and its boxes a reply on Compare is sent to (:mod:`pages.widgets.send_to_lab`).
+demo, LAB_INPUTS = _build()
 
 if __name__ == "__main__":
     from pages.widgets.launch import launch_options

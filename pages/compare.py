@@ -56,6 +56,7 @@ from pages.widgets.scores import (
     names,
     ticked_by_default,
 )
+from pages.widgets.send_to_lab import LabSources
 from pages.widgets.shown_replies import started_updates
 from reports.charts import (
     RADAR_CAPTION,
@@ -181,6 +182,11 @@ def _wire_flags(
 
 def build() -> gr.Blocks:
     """Build the compare page."""
+    return _build()[0]
+
+
+def _build() -> tuple[gr.Blocks, LabSources]:
+    """The compare page, and what it offers the Adversarial lab (see :data:`TO_LAB`)."""
     with gr.Blocks(title="Empathy Lab · Compare") as page:
         gr.Markdown(
             "## Compare replies\nPick or paste a message; every ticked responder answers at "
@@ -269,10 +275,12 @@ def build() -> gr.Blocks:
         hidden = [score_table, by_scorer, by_responder]
         wire_rating(rating, page, replies, hidden, keys_in, names, after=[event, rescoring])
         _wire_flags(flags, replies, keys_in, asked, replies_to)
-    return page
+    return page, LabSources({rid: flag.to_lab for rid, flag in flags.items()}, replies)
 
 
-demo = build()
+#: The page, and its "Try this reply in the Adversarial lab" buttons with the replies state
+#: they send from; the app wires them (:func:`pages.widgets.send_to_lab.wire`).
+demo, TO_LAB = _build()
 
 if __name__ == "__main__":
     from pages.widgets.launch import launch_options

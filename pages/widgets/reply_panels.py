@@ -1,7 +1,9 @@
 """The Compare page's reply panels: one per offered responder, shown when ticked.
 
-Each panel has its reply (Markdown, streamed), a status line, and a flag
-row (note + button) right beside it, shown only once there is a reply to flag.
+Each panel has its reply (Markdown, streamed), a status line, and its flag controls
+(note + button) right beside it, shown only once there is a reply to flag. With them sits
+"Try this reply in the Adversarial lab", hidden unless the app shows the lab as a tab
+(:mod:`pages.widgets.send_to_lab`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import NamedTuple
 import gradio as gr
 
 from pages.widgets.keys import typed_keys
+from pages.widgets.send_to_lab import BUTTON as LAB_BUTTON
 from responders.registry import (
     availability,
     default_responder_ids,
@@ -65,13 +68,14 @@ def panel_visibility(selected: list[str]) -> list[gr.Column]:
 
 
 class FlagControls(NamedTuple):
-    """A panel's flag controls: the row (hidden while the panel has no reply), the note, the
-    button, and the answer below them."""
+    """A panel's flag controls: the group (hidden while the panel has no reply), the note, the
+    button, the answer below them, and the button sending the reply to the lab."""
 
-    row: gr.Row
+    row: gr.Column
     note: gr.Textbox
     button: gr.Button
     status: gr.Markdown
+    to_lab: gr.Button
 
 
 def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict]:
@@ -95,11 +99,15 @@ def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict
                         max_height=420,
                     )
                     status = gr.Markdown(initial_status(rid))
-                    with gr.Row(visible=False, elem_classes=["flag-row"]) as row:
-                        note = gr.Textbox(placeholder="Why flag it? (optional)", show_label=False)
-                        button = gr.Button("Flag this reply", size="sm")
-                    flag_status = gr.Markdown()
+                    with gr.Column(visible=False, elem_classes=["flag-row"]) as row:
+                        with gr.Row():
+                            note = gr.Textbox(
+                                placeholder="Why flag it? (optional)", show_label=False
+                            )
+                            button = gr.Button("Flag this reply", size="sm")
+                        flag_status = gr.Markdown()
+                        to_lab = gr.Button(LAB_BUTTON, size="sm", visible=False)
                 columns.append(column)
                 outputs += [text, status]
-                flags[rid] = FlagControls(row, note, button, flag_status)
+                flags[rid] = FlagControls(row, note, button, flag_status, to_lab)
     return columns, outputs, flags
