@@ -208,7 +208,7 @@ def build() -> gr.Blocks:
                 with gr.Row():
                     make_button = gr.Button("Make the round", variant="primary")
                     stop_button = gr.Button("Stop", variant="secondary")
-                share = notice_box(min_height=48)  # room for the progress bar
+                share = notice_box("own-clock", min_height=48)  # room for the progress bar
                 link = gr.Textbox(label="The round's link for students", buttons=["copy"],
                                   interactive=False, visible=False)  # fmt: skip
                 qr = gr.Markdown()

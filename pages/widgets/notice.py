@@ -32,9 +32,10 @@ import gradio as gr
 REFUSALS: tuple[type[BaseException], ...] = (gr.Error, ValueError)
 
 
-def notice_box(**kwargs: Any) -> gr.Markdown:
-    """The Markdown that holds the lasting message (empty until there is one)."""
-    return gr.Markdown("", elem_classes=["notice"], **kwargs)
+def notice_box(*classes: str, **kwargs: Any) -> gr.Markdown:
+    """The Markdown that holds the lasting message (empty until there is one); ``classes``
+    are further style classes (``"own-clock"``: a progress bar there hides Gradio's timer)."""
+    return gr.Markdown("", elem_classes=["notice", *classes], **kwargs)
 
 
 def scroll_cue() -> gr.Markdown:

@@ -32,6 +32,10 @@ th .header.text.wrap { word-break: normal !important; overflow-wrap: normal !imp
    between words only; wider than a phone, its box scrolls sideways (the cue says so). */
 .vote-reveal table { word-break: normal !important; overflow-wrap: normal !important; }
 .scroll-cue { display: none; }
+/* A progress bar whose text keeps its own clock ("writing reply 1 of 4 · 15 s", from
+   pages.widgets.progress.follow): Gradio's timer beside it restarts at every update and read
+   "0/4 steps | 0.1s" under a reply fifteen seconds in, so it is hidden there. */
+.own-clock .progress-text { display: none !important; }
 /* The app's tab bar wraps onto a second line on a phone (app.py); Gradio's wrapping bar sits
    4 px lower and ends 4 px later than its one-line bar: this puts it where that one was. */
 #page-tabs > .tab-wrapper.wrap { margin-top: -4px; padding-bottom: 4px; }
