@@ -6,11 +6,20 @@
 True
 >>> hand_off(None, "/vote?round=K7Q2")[0]
 '/vote?round=K7Q2'
+>>> "only on this computer" in local_only_note("http://127.0.0.1:7860/vote?round=K7Q2")
+True
+>>> local_only_note("https://example.org/vote?round=K7Q2")
+''
 """
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import gradio as gr
+
+#: Host names that only reach the computer they are typed on.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
 
 
 def page_link(request: gr.Request | None, path: str) -> str:
@@ -32,7 +41,23 @@ def qr_data_uri(text: str) -> str:
     return str(segno.make(text, error="m").png_data_uri(scale=5, border=2))
 
 
+def local_only_note(link: str) -> str:
+    """A warning when ``link`` names this computer itself (students' devices cannot open it),
+    else ""."""
+    host = urlsplit(link).hostname or ""
+    if host not in LOCAL_HOSTS and not host.startswith("127."):
+        return ""
+    return (
+        f"This link works only on this computer ({host}): students on their own devices need "
+        "the address of the computer or Space that runs the app. Open the app by that address "
+        "(a server started with `python app.py --host 0.0.0.0` answers on its network name) "
+        "and the link and QR code here will use it."
+    )
+
+
 def hand_off(request: gr.Request | None, path: str) -> tuple[str, str]:
-    """The full address of ``path`` (for a box with a copy button) and its QR code (Markdown)."""
+    """The full address of ``path`` (for a box with a copy button) and its QR code (Markdown),
+    with a warning under it when the address reaches only this computer."""
     link = page_link(request, path)
-    return link, f"![QR code of the link]({qr_data_uri(link)})"
+    note = local_only_note(link)
+    return link, f"![QR code of the link]({qr_data_uri(link)})" + (f"\n\n{note}" if note else "")
