@@ -23,7 +23,6 @@ from pages.compare_updates import (
     compare_on_page,
     export_comparison,
     flag_shown_reply,
-    question_text,
     rescore,
 )
 from pages.widgets.busy import busy_while, idle
@@ -44,7 +43,9 @@ from pages.widgets.rating import wire as wire_rating
 from pages.widgets.reply_panels import (
     FlagControls,
     default_selection,
+    message_edited,
     panel_visibility,
+    picked_question,
     refresh_choices,
     reply_panels,
     responder_choices,
@@ -117,7 +118,15 @@ def _inputs() -> tuple[gr.components.Component, ...]:
                 )
                 hint = gr.Markdown(judge_hint(ticked), elem_id="judge-hint")
                 gr.Markdown(why)
-    picker.change(question_text, picker, message, api_name=False)
+    picker.change(picked_question, [picker, selected], [message, selected], api_name=False)
+    # Typed or pasted over: neither the picker nor the therapist's tick claims it any more.
+    message.change(
+        message_edited,
+        [message, picker, selected],
+        [picker, selected],
+        api_name=False,
+        show_progress="hidden",
+    )
     scorer_box.change(judge_hint, scorer_box, hint, api_name=False)
     conversations.change(conversation_text, conversations, message, api_name=False)
     return message, selected, scorer_box, run, stop, rescore_button
@@ -214,7 +223,7 @@ def _build() -> tuple[gr.Blocks, LabSources]:
         replies = gr.State({})
         fit_radars(page)
 
-        selected.change(panel_visibility, selected, columns, api_name=False)
+        selected.change(panel_visibility, [selected, replies], columns, api_name=False)
         scorer_box.change(judge_cautions, scorer_box, cautions, api_name=False)
         for box in keys_in:
             box.change(refresh_choices, keys_in, selected, api_name=False)
@@ -275,6 +284,8 @@ def _build() -> tuple[gr.Blocks, LabSources]:
         hidden = [score_table, by_scorer, by_responder]
         wire_rating(rating, page, replies, hidden, keys_in, names, after=[event, rescoring])
         _wire_flags(flags, replies, keys_in, asked, replies_to)
+        # A run starts: the panels it asks for, and no reply kept from the last run.
+        asked.change(panel_visibility, selected, columns, api_name=False, show_progress="hidden")
     return page, LabSources({rid: flag.to_lab for rid, flag in flags.items()}, replies)
 
 

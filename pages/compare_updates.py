@@ -19,7 +19,6 @@ from config import (
 )
 from core.conversation import asked
 from core.flags import FlagLog, FlagLogError, FlagRecord
-from core.questions import by_label
 from core.textinput import InputError
 from pages.widgets.judge import judge_options
 from pages.widgets.keys import typed_keys
@@ -54,12 +53,6 @@ KEPT_NOTE = "⚠️ **Showing the replies to your previous message; the new one 
 OUTPUTS = 3 * len(RESPONDER_IDS) + 6
 #: Where in a moment's updates the message a run answers goes (set when the run starts).
 ASKED = -3
-
-
-def question_text(label: str | None) -> str:
-    """The bundled question's text for a dropdown label."""
-    question = by_label(label or "")
-    return question.question if question else gr.skip()
 
 
 def safety_entry(result: SafetyResult) -> dict[str, object]:

@@ -79,6 +79,11 @@ def test_a_compare_reply_opens_in_the_lab_with_its_message(url, tab):
     send = panel.get_by_role("button", name=BUTTON)
     expect(send).to_be_visible()
     tab.locator("textarea").first.fill("Something else typed after the run.")
+    # Issue 30: the therapist is unticked (the new text is no bundled question), but the
+    # reply on screen stays in view, with its button, until the next run.
+    expect(tab.locator(f"input[type=checkbox][name='{HUMAN}']").first).not_to_be_checked()
+    tab.wait_for_timeout(1_500)  # the panels' visibility follows the ticks in one more event
+    expect(send).to_be_visible()
     send.scroll_into_view_if_needed()
     tab.wait_for_timeout(300)
     tab.screenshot(path=str(SHOTS / f"compare-button-{tab.width}.png"))

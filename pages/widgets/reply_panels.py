@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import gradio as gr
 
+from core.questions import by_label, find_question
 from pages.widgets.keys import typed_keys
 from pages.widgets.send_to_lab import BUTTON as LAB_BUTTON
 from responders.registry import (
@@ -24,6 +25,9 @@ from responders.registry import (
 
 RESPONDER_IDS = default_responder_ids()
 PER_ROW = 3
+#: A person's own answers (the therapist): they exist for the bundled questions only, so a
+#: picked question ticks them and a message that is no longer that question unticks them.
+PEOPLE = [rid for rid in RESPONDER_IDS if responder_class(rid).is_person]
 
 
 def responder_choices(*key_values: str) -> list[tuple[str, str]]:
@@ -62,9 +66,64 @@ def default_selection() -> list[str]:
     return [rid for rid in ready if not responder_class(rid).needs_key] or ready
 
 
-def panel_visibility(selected: list[str]) -> list[gr.Column]:
-    """Show the panels of ticked responders only."""
-    return [gr.Column(visible=rid in (selected or [])) for rid in RESPONDER_IDS]
+def picked_question(label: str | None, selected: list[str]) -> tuple[object, object]:
+    """A bundled question picked: its text for the message box, and the therapist ticked."""
+    question = by_label(label or "")
+    if question is None:  # the picker emptied: the message and the ticks stay as they are
+        return gr.skip(), gr.skip()
+    ticked = list(selected or [])
+    return question.question, ticked + [rid for rid in PEOPLE if rid not in ticked]
+
+
+def after_edit(
+    message: str, label: str | None, selected: list[str]
+) -> tuple[str | None, list[str]] | None:
+    """The picker and the ticks once the message box says ``message`` (None: no change).
+
+    While it is the picked question (spacing and case aside) nothing changes; once it is
+    another bundled question, the picker names that one; once it is none of them, the picker
+    is emptied and the therapist unticked, since their answer is only for a bundled question.
+
+    >>> from core.questions import load_questions
+    >>> q = load_questions()[0]
+    >>> after_edit(q.question.upper(), q.choice_label, ["human/counselchat"]) is None
+    True
+    >>> after_edit("My own words.", q.choice_label, ["local/x", "human/counselchat"])
+    (None, ['local/x'])
+    >>> after_edit("My own words.", None, ["human/counselchat"]) is None
+    True
+    """
+    picked = by_label(label or "")
+    if picked is None:  # nothing picked: the ticks are the visitor's own
+        return None
+    found = find_question(message or "")
+    if found is picked:
+        return None
+    if found is not None:
+        return found.choice_label, list(selected or [])
+    return None, [rid for rid in selected or [] if rid not in PEOPLE]
+
+
+def message_edited(message: str, label: str | None, selected: list[str]) -> tuple[object, object]:
+    """:func:`after_edit` as updates of the picker and the responder ticks."""
+    change = after_edit(message, label, selected)
+    return (gr.skip(), gr.skip()) if change is None else change
+
+
+def panel_visibility(selected: list[str], saved: dict | None = None) -> list[gr.Column]:
+    """Show the panels of ticked responders, and of those whose reply is on screen
+    (``saved``: the page's replies state): unticking one, say the therapist when the message
+    is edited, keeps its reply in view until the next run starts.
+
+    >>> [c.visible for c in panel_visibility(["human/counselchat"])][:2]
+    [False, True]
+    >>> shown = {"replies": {"human/counselchat": {"text": "I hear you."}}}
+    >>> [c.visible for c in panel_visibility([], shown)][:2]
+    [False, True]
+    """
+    replies = (saved or {}).get("replies") or {}
+    kept = {rid for rid, reply in replies.items() if (reply or {}).get("text")}
+    return [gr.Column(visible=rid in (selected or []) or rid in kept) for rid in RESPONDER_IDS]
 
 
 class FlagControls(NamedTuple):
