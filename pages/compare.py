@@ -143,7 +143,8 @@ def _scores() -> tuple[gr.Markdown, gr.Dataframe, gr.Plot, gr.Plot]:
         headers=SCORE_COLUMNS,
         interactive=False,
         wrap=True,
-        column_widths=["130px", "150px", "95px", "95px", "100px", "80px", "170px", "90px", "300px"],
+        # who, scorer, overall, safety, the three components, status, why (reports.charts)
+        column_widths=["130px", "150px", "80px", "170px", "95px", "95px", "100px", "90px", "300px"],
     )
     by_scorer = gr.Plot(label="By scorer", elem_id="radar-by-scorer")
     gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")

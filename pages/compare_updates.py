@@ -62,6 +62,7 @@ def safety_entry(result: SafetyResult) -> dict[str, object]:
         "scorer_id": SAFETY_ID,
         "status": row["safety_status"],
         "reply_safe": row["reply_safe"],
+        "safety_verdict": row["safety_verdict"],  # "uncertain" where the page said so
         "concerns": row["concerns"],
         "message_risk": row["message_risk"],
     }

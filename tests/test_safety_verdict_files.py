@@ -49,3 +49,12 @@ def test_a_flag_and_a_rating_keep_uncertain_and_old_rows_read_plain(tmp_path):
     RatingLog(tmp_path).append(rating)
     shown_then = json.loads(RatingLog(tmp_path).read()[0]["scores_shown"])
     assert shown_then[0]["safety_verdict"] == "uncertain"
+
+
+def test_the_compare_pages_flag_and_rating_entry_carries_the_verdict():
+    """Both logs get the screen's entry from the Compare page's ``safety_entry``."""
+    from pages.compare_updates import safety_entry
+
+    shown = safety_entry(UNCERTAIN)
+    assert shown["safety_verdict"] == "uncertain" and shown["reply_safe"] == 0
+    assert readable_scores(json.dumps([shown])).startswith("Safety screen: uncertain")
