@@ -4,7 +4,8 @@ Cognitive, Emotional and Behavioral 1–3 with the rubric's one-line anchors,
 "safe to send?" with the concern, a comment, and the rater's name or initials
 (typed once, kept in this browser's storage, never on the server beyond the
 ratings log). Blind mode hides the scorers' numbers until the rater has
-saved a rating, so the numbers cannot anchor them. Saved through the one
+saved a rating, so the numbers cannot anchor them: its tick sits above the box, in view
+under the replies before any score (ticking it opens the box). Saved through the one
 append-only log (:class:`core.ratings.RatingLog`) with the scores shown at
 that moment.
 """
@@ -49,6 +50,7 @@ class RatingBox:
     save: gr.Button
     status: gr.Markdown
     remembered: gr.BrowserState
+    panel: gr.Accordion
 
     @property
     def inputs(self) -> list[gr.components.Component]:
@@ -63,9 +65,17 @@ def _anchors() -> str:
 
 
 def rating_box() -> RatingBox:
-    """The "Your rating" accordion (laid out where it is called)."""
+    """The "Your rating" accordion with the blind tick above it, laid out where it is called:
+    right under the replies, above the scores it hides."""
     rubric = load_rubric()
-    with gr.Accordion("Your rating: rate a reply yourself, beside the models' scores", open=False):
+    # In view before any score, not last in a closed box: the scores below came first.
+    blind = gr.Checkbox(
+        label="Blind: hide the scorers' numbers below until I have rated (no anchoring)",
+        elem_id="rate-blind",
+    )
+    with gr.Accordion(
+        "Your rating: rate a reply yourself, before or beside the models' scores", open=False
+    ) as panel:
         gr.Markdown(f"<small>{_anchors()}</small>")
         with gr.Row():
             which = gr.Dropdown([], label="Which reply", scale=2)
@@ -85,13 +95,12 @@ def rating_box() -> RatingBox:
                 filterable=False,
             )
         comment = gr.Textbox(label="Comment (optional)", lines=2, max_length=2000)
-        blind = gr.Checkbox(
-            label="Blind: hide the scorers' numbers until I have rated (no anchoring)"
-        )
         save = gr.Button("Save my rating", variant="primary", size="sm")
         status = gr.Markdown()
     remembered = gr.BrowserState("", storage_key="empathy-lab-rater", secret=storage_secret())
-    return RatingBox(which, rater, levels, safe, concern, comment, blind, save, status, remembered)
+    return RatingBox(
+        which, rater, levels, safe, concern, comment, blind, save, status, remembered, panel
+    )
 
 
 def reply_choices(saved: dict, current: str | None, names: Callable[[str], str]) -> gr.Dropdown:
@@ -147,6 +156,18 @@ def save_rating(
     )
 
 
+def blind_updates(on: bool, hidden: int = 3) -> list[dict]:
+    """Blind ticked: the ``hidden`` score outputs hidden and the rating box opened; unticked:
+    the scores shown again (the box stays as it is).
+
+    >>> [(u.get("visible"), u.get("open")) for u in blind_updates(True, 1)]
+    [(False, None), (None, True)]
+    >>> blind_updates(False, 1)[1] == {'__type__': 'update'}
+    True
+    """
+    return [gr.update(visible=not on)] * hidden + [gr.update(open=True) if on else gr.skip()]
+
+
 def wire(
     box: RatingBox,
     page: gr.Blocks,
@@ -169,7 +190,7 @@ def wire(
         )
     page.load(lambda name: name or "", box.remembered, box.rater, api_name=False)
     box.blind.change(
-        lambda on: [gr.update(visible=not on)] * len(hidden), box.blind, hidden, api_name=False
+        lambda on: blind_updates(on, len(hidden)), box.blind, [*hidden, box.panel], api_name=False
     )
     box.save.click(
         save_rating, [saved, *box.inputs, *keys], [box.status, box.remembered], api_name="rate"
