@@ -39,6 +39,9 @@ th .header.text.wrap { word-break: normal !important; overflow-wrap: normal !imp
 /* The app's tab bar wraps onto a second line on a phone (app.py); Gradio's wrapping bar sits
    4 px lower and ends 4 px later than its one-line bar: this puts it where that one was. */
 #page-tabs > .tab-wrapper.wrap { margin-top: -4px; padding-bottom: 4px; }
+/* Gradio 6 draws its multipage navbar (a lone "Home" link) even with gr.Navbar(visible=False)
+   (gradio-app/gradio#12532); the tabs are the app's navigation. */
+.nav-holder { display: none !important; }
 @media (max-width: 700px) { .scroll-cue { display: block; } }
 """
 )
