@@ -31,6 +31,7 @@ from pages.widgets.conversation import (
     MESSAGE_LABEL,
     carry_on,
     carry_on_controls,
+    conversation_edited,
     conversation_picker,
     conversation_text,
 )
@@ -129,6 +130,7 @@ def _inputs() -> tuple[gr.components.Component, ...]:
     )
     scorer_box.change(judge_hint, scorer_box, hint, api_name=False)
     conversations.change(conversation_text, conversations, message, api_name=False)
+    message.change(conversation_edited, [message, conversations], conversations, api_name=False)
     return message, selected, scorer_box, run, stop, rescore_button
 
 

@@ -6,6 +6,7 @@ bundled question (their answer exists only for one, and is never given for anoth
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -122,4 +123,15 @@ def test_in_the_browser_a_pasted_message_empties_the_picker_and_unticks_the_ther
         expect(picker).to_have_value("", timeout=10_000)
         expect(therapist).not_to_be_checked()
         expect(message).to_have_value("I haven't slept since my mother died.")
+        # An example conversation's picker lets go once a bundled question replaces it.
+        conversations = tab.get_by_label("…or pick an example conversation")
+        conversations.click()
+        tab.get_by_role("option").first.click()
+        expect(message).to_have_value(re.compile(r"^Seeker: "), timeout=10_000)
+        picked = conversations.input_value()
+        assert picked
+        picker.click()
+        tab.get_by_role("option").nth(3).click()
+        expect(message).to_have_value(QUESTION.question, timeout=10_000)
+        expect(conversations).to_have_value("", timeout=10_000)
         browser.close()

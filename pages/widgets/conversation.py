@@ -41,6 +41,23 @@ def conversation_text(title: str | None) -> str:
     return found.transcript() if found else gr.skip()
 
 
+def conversation_edited(text: str, title: str | None) -> object:
+    """The picker's value once the message box holds ``text``: cleared when the text is no
+    longer the picked example conversation (a bundled question or the visitor's own words
+    replaced it), else left as it is.
+
+    >>> first = next(iter(bundled_conversations()))
+    >>> conversation_edited("My exams are soon.", first) is None
+    True
+    >>> conversation_edited(conversation_text(first), first) == gr.skip()
+    True
+    """
+    found = bundled_conversations().get(title or "")
+    if found is None or " ".join(text.split()) == " ".join(found.transcript().split()):
+        return gr.skip()
+    return None
+
+
 def carry_on_controls() -> tuple[gr.Dropdown, gr.Textbox, gr.Button, gr.Markdown]:
     """Which reply to keep as the supporter's turn, the seeker's next turn, and the button."""
     with gr.Accordion("Carry the conversation on (turn by turn)", open=False):
