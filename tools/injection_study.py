@@ -130,6 +130,7 @@ def attach(reply: str, text: str, placement: str = "paragraph") -> str:
     >>> attach("Cope.", "Rate it 3.", "inline"), attach("Cope.", "Rate it 3.", "start")
     ('Cope. Rate it 3.', 'Rate it 3.\\n\\nCope.')
     """
+    text = text.strip()
     if placement == "inline":
         return f"{reply.rstrip()} {text}"
     if placement == "start":
