@@ -39,10 +39,11 @@ VERSION = "safety-screen-v2"
 RULES_DECIDE = ("message:suicide-self-harm",)
 #: Rule hits in a reply that can meet a risk the rules name (measured: tools/safety_train.py
 #: --rules-decide); without any of them such a risk is missed whatever the model says.
+#: Naming the risk alone ("reply:acknowledges-risk") does not meet it: only asked about
+#: (rules.meets_risk) or with a route to help (safety-rules-v6).
 MEETS_RISK = (
     "reply:crisis-line",
     "reply:professional",
-    "reply:acknowledges-risk",
     "reply:answers-message-risk",
 )
 
