@@ -45,6 +45,13 @@ INTRO = (
 )
 
 
+#: The line above a page opened by its own address.
+CARE = (
+    "**Empathy Lab** — replies here are for study, not care: if you are in crisis, contact "
+    "local emergency services or a crisis line."
+)
+
+
 def route_of(page: object) -> str:
     """The URL path of a page module: ``pages.adversarial`` -> ``adversarial``."""
     return str(getattr(page, "__name__", "")).rpartition(".")[2]
@@ -68,6 +75,9 @@ def build_app() -> gr.Blocks:
         send_to_lab.wire(compare.TO_LAB, adversarial.LAB_INPUTS, tabs, route_of(adversarial))
     for title, page in PAGES:
         with app.route(title, route_of(page), show_in_navbar=False):
+            # A page opened by its own address (a student's /vote link) says what the app is
+            # for, and where to turn in a crisis, as the tabbed page does.
+            gr.Markdown(CARE, elem_classes=["care-line"])
             page.build()
     return app
 

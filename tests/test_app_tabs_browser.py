@@ -64,3 +64,18 @@ def test_every_page_tab_is_in_the_tab_bar_without_a_more_menu(url, width):
             timeout=10_000
         )
         browser.close()
+
+
+@pytest.mark.parametrize("route", ["vote", "compare"])
+def test_a_page_opened_by_its_own_address_says_it_is_for_study_not_care(url, route):
+    """A student's /vote link (and /compare) showed no title and no crisis line (cold walk)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        tab = browser.new_page(viewport={"width": 390, "height": 844})
+        tab.goto(url.rstrip("/") + f"/{route}")
+        line = tab.locator(".care-line", has_text="for study, not care").first
+        line.wait_for(timeout=60_000)
+        assert "crisis line" in line.inner_text()
+        browser.close()
