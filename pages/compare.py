@@ -59,7 +59,7 @@ from pages.widgets.scores import (
     ticked_by_default,
 )
 from pages.widgets.send_to_lab import LabSources
-from pages.widgets.shown_replies import started_updates
+from pages.widgets.shown_replies import started_updates, stop_lines
 from reports.charts import (
     RADAR_CAPTION,
     SCORE_COLUMNS,
@@ -208,6 +208,7 @@ def _build() -> tuple[gr.Blocks, LabSources]:
         progress = gr.Markdown("", elem_id="compare-progress")
         replies_to = gr.Markdown("", elem_id="replies-to")  # the message the replies answer
         columns, outputs, flags = reply_panels()
+        statuses = outputs[1::2]  # each panel's status line ("streaming…" while it writes)
         rating = rating_box()
         carry_from, next_turn, carry_button, carried = carry_on_controls()
         cautions, score_table, by_scorer, by_responder = _scores()
@@ -272,9 +273,9 @@ def _build() -> tuple[gr.Blocks, LabSources]:
             api_name=False,
         )
         stop.click(
-            lambda: ("Stopped.", *idle(buttons)),
-            None,
-            [progress, *buttons],
+            lambda *lines: ("Stopped.", *idle(buttons), *stop_lines(*lines)),
+            statuses,
+            [progress, *buttons, *statuses],
             cancels=[event, rescoring],
             api_name=False,
         )

@@ -166,6 +166,9 @@ def test_get_replies_is_greyed_out_while_a_run_goes_and_the_line_names_its_messa
     expect(progress).to_have_text("Stopped.", timeout=10_000)
     expect(get).to_be_enabled(timeout=5_000)
     expect(carry).to_be_enabled()
+    # Cold walk: "streaming…" stayed under the half-written reply after Stop.
+    expect(panel(tab, COMPAT)).to_contain_text("stopped: Stop was pressed", timeout=5_000)
+    expect(panel(tab, COMPAT).get_by_text("streaming…")).to_have_count(0)
 
 
 def test_a_panel_with_no_reply_has_no_flag_button_and_is_not_counted_as_written(page_url, tab):

@@ -100,3 +100,24 @@ def progress_line(state: Comparison, elapsed_s: float, *, final: bool) -> str:
 def flag_rows(replies: dict[str, dict], ids: list[str]) -> list[dict]:
     """Each panel's flag controls shown only when its responder wrote a reply to flag."""
     return [gr.update(visible=bool((replies.get(rid) or {}).get("text"))) for rid in ids]
+
+
+def stop_lines(*status_lines: str) -> list[object]:
+    """Each panel's status line once Stop is pressed: a reply still being written or waiting
+    says so (it read "streaming…" under a half reply for good), any other line stays.
+
+    >>> stop_lines("streaming…", "waiting…", "latency 2 s")[:2]
+    ['stopped: Stop was pressed before this reply was finished (it is cut short above)', 'stopped: Stop was pressed before this reply began']
+    """
+    out: list[object] = []
+    for line in status_lines:
+        said = (line or "").strip()
+        if said.startswith("streaming"):
+            out.append(
+                "stopped: Stop was pressed before this reply was finished (it is cut short above)"
+            )
+        elif said.startswith("waiting"):
+            out.append("stopped: Stop was pressed before this reply began")
+        else:
+            out.append(gr.skip())
+    return out
