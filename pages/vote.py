@@ -144,6 +144,7 @@ def create_following(
     """
     *made, shown = inputs
     nothing = [gr.skip()] * (MAX_REPLIES + 8)  # a tick changes no output: the bar stays
+    yield [nothing[0], "", *nothing[2:]]  # an earlier refusal in the box under the bar goes
     try:
         made_round = yield from follow(
             lambda report: create(*made, progress=report),  # type: ignore[arg-type]

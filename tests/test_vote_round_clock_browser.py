@@ -52,11 +52,16 @@ def test_making_a_round_shows_one_clock(url, width):
         browser = p.chromium.launch(executable_path=CHROMIUM)
         page = browser.new_page(viewport={"width": width, "height": 900})
         page.goto(url)
+        make = page.get_by_role("button", name="Make the round")
+        make.click()  # no message yet: refused, in the box under the bar
+        refusal = page.locator(".own-clock", has_text="empty")
+        refusal.first.wait_for(timeout=30_000)
         page.get_by_role("button", name="Random question").click()
         page.locator("p", has_text="This round: 4 replies").wait_for(timeout=30_000)
         page.get_by_role("button", name="Make the round").click()
         ours = page.locator(".own-clock .progress-level-inner", has_text="writing reply")
         ours.first.wait_for(timeout=30_000)  # the page's own line, with its clock, shows
+        assert refusal.count() == 0  # the earlier refusal went when the round began
         page.wait_for_timeout(2_500)  # a few updates: Gradio's timer would have restarted
         timers = page.locator(".own-clock .progress-text")  # "0/4 steps | 0.1s"
         assert timers.count() > 0  # Gradio drew its timer …
