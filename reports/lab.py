@@ -95,6 +95,10 @@ def _quoted(reason: str) -> str:
     return "> " + html.escape(text, quote=False)
 
 
+#: How near an end of the 1–3 scale a score must be to count as at that end.
+EDGE = 0.005
+
+
 def same_score_note(
     originals: dict[str, Score], rows: list[rb.VariantScores], names: Names = str
 ) -> str:
@@ -107,7 +111,7 @@ def same_score_note(
     >>> v = get_perturbation("leetspeak")("I hear you.", seed=0)
     >>> row = rb.VariantScores(v, {"j": rb.Change(0, "leetspeak", "j", top, top)})
     >>> print(same_score_note({"j": top}, [row]).strip())
-    **j** gave every version the same score (3.00), so these changes cannot show a movement: a +0.00 here does not mean it resisted the change.
+    **j** gave every version the same score (3.00), the top of the scale, so a change that would push it further cannot show a movement: a +0.00 here does not mean it resisted the change.
     <BLANKLINE>
     Its reasons for the original:
     <BLANKLINE>
@@ -116,12 +120,22 @@ def same_score_note(
     And for *leetspeak*:
     <BLANKLINE>
     > Warm and specific.
+    >>> mid = Score.from_components("j", 2, 1, 1)
+    >>> same_score_note({"j": mid}, [rb.VariantScores(v, {"j": rb.Change(0, "leetspeak", "j", mid, mid)})])
+    ''
     """
     lines = []
     for sid, value in rb.same_everywhere(originals, rows).items():
+        # Only at an end of the 1–3 scale is a +0.00 no sign: in between the score could have
+        # moved, and staying put is the result (a cold walk read "cannot show a movement"
+        # under a judge that held 1.24 against the judge-injection change).
+        edge = "top" if value >= 3 - EDGE else "bottom" if value <= 1 + EDGE else ""
+        if not edge:
+            continue
         lines.append(
-            f"**{names(sid)}** gave every version the same score ({fmt(value, 2)}), so these "
-            "changes cannot show a movement: a +0.00 here does not mean it resisted the change."
+            f"**{names(sid)}** gave every version the same score ({fmt(value, 2)}), the {edge} "
+            "of the scale, so a change that would push it further cannot show a movement: a "
+            "+0.00 here does not mean it resisted the change."
         )
         reasoned = [r for r in rows if r.changes[sid].ok and r.changes[sid].after.rationale]
         reasoned.sort(key=lambda r: r.variant.perturbation_id != "judge-injection")

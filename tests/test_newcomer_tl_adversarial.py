@@ -101,3 +101,14 @@ def test_the_flat_judge_note_in_a_browser(monkeypatch, size):
             browser.close()
     finally:
         page.close()
+
+
+def test_a_judge_that_holds_a_middling_score_is_not_said_to_show_nothing(monkeypatch):
+    """Cold walk: the guard removed the injection and the judge held 1.24 on every version;
+    the page still said "+0.00 here does not mean it resisted". In mid-scale it did resist."""
+
+    class Middling(FlatJudge):  # type: ignore[misc, valid-type]
+        def _score_batch(self, items):  # type: ignore[no-untyped-def]
+            return [Score.from_components(self.id, 1, 1, 2, rationale="Cold.") for _ in items]
+
+    assert "cannot show a movement" not in _lab(monkeypatch, Middling())
