@@ -245,7 +245,9 @@ class Responder(ABC):
             system, int(max_tokens), float(temperature), schema_text, history
         )
         credit = self.attribution(message) if not history else self.history_attribution()
-        reply = Reply(self.id, self.model, message, settings, attribution=credit)
+        reply = Reply(
+            self.id, self.model, message, settings, attribution=credit, by_person=self.is_person
+        )
         return Generation(self, reply, keys)
 
     def history_attribution(self) -> str | None:

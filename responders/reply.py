@@ -69,6 +69,8 @@ class Reply:
     attempts: int = 0
     error: str | None = None
     attribution: str | None = None
+    #: Written by a person (a therapist's answer): no prompt or sampling settings shaped it.
+    by_person: bool = False
 
     @property
     def ok(self) -> bool:
@@ -91,4 +93,6 @@ class Reply:
         data = asdict(self)
         data.update(data.pop("settings"))
         data["history"] = transcript(self.settings.history)
+        if self.by_person:  # a flag log read "system prompt, 640 tokens, 0.7" for a therapist
+            data.update(system="", max_tokens=None, temperature=None)
         return data

@@ -12,7 +12,7 @@ import pytest
 from gradio_client import Client
 
 from core import flags as flagging
-from core.flags import FlagLog
+from core.flags import FlagLog, FlagRecord
 from core.questions import load_questions
 from core.tables import read_csv
 from pages import flags as flags_page
@@ -130,3 +130,18 @@ def test_the_compare_pages_flag_button_says_when_the_flag_is_already_in_the_log(
     assert second.startswith("Already in the flag log"), second
     assert "additional flag" in third
     assert [r["note"] for r in FlagLog(folder).read()] == ["not warm", ""]
+
+
+def test_a_therapists_answer_is_logged_without_a_models_prompt_or_settings():
+    """Cold walk: the flag log gave the therapist's answer a system prompt, 640 tokens and
+    temperature 0.7, as if a model had written it."""
+    from responders.registry import get_responder
+
+    question = load_questions()[3]
+    human = get_responder(HUMAN).generate(question.question, system="Be kind.", max_tokens=640)
+    "".join(human)
+    record = FlagRecord.from_reply("compare", human.reply.to_dict(), [])
+    assert human.reply.text and record.system_prompt == "" and record.max_tokens is None
+    assert record.temperature is None
+    model = Reply("openai/gpt-4o", "gpt-4o", "m", GenerationSettings("Be kind.", 640), text="t")
+    assert model.to_dict()["max_tokens"] == 640 and model.to_dict()["system"] == "Be kind."
