@@ -63,11 +63,9 @@ def test_flag_from_the_compare_page_lands_with_every_field(client, flag_dir):
     (row,) = FlagLog(flag_dir).read()
     assert row["page"] == "compare" and row["responder_id"] == "human/counselchat"
     assert row["message"] == question.question and row["reply"] == question.answer
-    assert (
-        row["system_prompt"] == "Be kind."
-        and row["max_tokens"] == "64"
-        and row["temperature"] == "0.3"
-    )
+    # A therapist wrote it: no model prompt or sampling settings are recorded for it (a model's
+    # are, redacted: tests/test_flagging.py).
+    assert row["system_prompt"] == "" and row["max_tokens"] == "" and row["temperature"] == ""
     score, screen = json.loads(row["scores"])
     assert (
         score["scorer_id"] == "bert-head" and score["status"] == "ok" and 1 <= score["overall"] <= 3
@@ -206,7 +204,7 @@ def test_keys_that_do_not_look_like_keys_never_reach_the_file(client, flag_dir, 
     assert "Flagged" in status
     row = FlagLog(flag_dir).read()[before]
     assert row["note"] == "typed [redacted], server [redacted]"
-    assert row["system_prompt"] == "Be kind. [redacted] [redacted]"
+    assert row["system_prompt"] == ""  # a therapist's answer: no prompt shaped it
     text = (flag_dir / "flags.csv").read_text(encoding="utf-8")
     assert PLAIN_TYPED not in text and PLAIN_SERVER not in text
 
