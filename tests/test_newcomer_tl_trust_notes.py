@@ -79,3 +79,13 @@ def test_the_trust_page_shows_the_note_and_hides_the_statistics_one_click_away()
     folds = [b for b in page.blocks.values() if isinstance(b, gr.Accordion)]
     measured = [f for f in folds if f.label == "How this was measured"]
     assert measured and measured[0].open is False
+
+
+def test_a_band_as_wide_as_most_of_the_scale_says_one_score_cannot_be_read_alone():
+    """Cold walk: "between 0.5 below and 1.3 above" spans 1.8 of a 2-point scale, and nothing
+    said that is too wide to judge one reply by."""
+    from pages.widgets.trust import trust_note
+
+    lead, _ = trust_note("bert-head")
+    assert "too wide to read one reply's score on its own" in lead
+    assert "compare replies side by side" in lead

@@ -208,7 +208,7 @@ def trust_note(scorer_id: str) -> tuple[str, str]:
             f"{fmt(high, 1)} (the middle {SHARE} of its errors against "
             f"{band.people}, on {band.n} replies it never trained on; scale {fmt(band.low, 0)}–"
             f"{fmt(band.high, 0)}). On average people rated {fmt(abs(band.mean), 1)} {lean} "
-            "than it."
+            "than it." + _too_wide(band.above - band.below, band.high - band.low)
         )
     elif ranked:
         lead = (
@@ -223,6 +223,23 @@ def trust_note(scorer_id: str) -> tuple[str, str]:
             + (": it was checked only against LLM annotators' labels." if card else ".")
         )
     return lead, _how_measured(band, card)
+
+
+def _too_wide(width: float, scale: float) -> str:
+    """A plain verdict when a band covers half the scale or more, else "".
+
+    >>> "covers 1.8 of the scale's 2 points: too wide" in _too_wide(1.8, 2.0)
+    True
+    >>> _too_wide(0.4, 2.0)
+    ''
+    """
+    if width < scale / 2:
+        return ""
+    return (
+        f" That band covers {fmt(width, 1)} of the scale's {fmt(scale, 0)} points: too wide to "
+        "read one reply's score on its own. Use it to compare replies side by side, not to judge "
+        "a single reply."
+    )
 
 
 def _offset(x: float) -> str:
