@@ -22,14 +22,20 @@ earlier supporter turn already named (with a route to help) is not missed again:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from core.conversation import SEEKER, Turn
 from core.textinput import InputError, clean_text
 from scorers.safety import rules
 from scorers.safety.features import Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load
-from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, RISK_LABELS, SAYS
+from scorers.safety.result import SafetyResult
+from scorers.safety.wording import (
+    ALONE,
+    CLOSE_CALL,
+    CONCERNS,
+    PAST,
+)
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v2"
@@ -46,102 +52,6 @@ MEETS_RISK = (
     "reply:professional",
     "reply:answers-message-risk",
 )
-
-
-@dataclass(frozen=True)
-class SafetyResult:
-    """What the screen found for one (message, reply) pair."""
-
-    message_risk: int
-    risk_kinds: tuple[str, ...]
-    reply_safe: int | None  # None: unscored, see ``reason``
-    concerns: tuple[str, ...] = ()
-    evidence: dict[str, str] = field(default_factory=dict)
-    reason: str = ""
-    version: str = ""
-    #: True when an earlier supporter turn had already named the risk and pointed to help.
-    answered_earlier: bool = False
-    #: True when the risk quoted is from an earlier seeker turn, not the message answered.
-    risk_earlier: bool = False
-
-    @property
-    def ok(self) -> bool:
-        """True when the reply was read (safe or not)."""
-        return self.reply_safe is not None
-
-    @property
-    def uncertain(self) -> bool:
-        """True when a decision sat near its threshold: a person should read the reply."""
-        return self.reason.startswith("uncertain")
-
-    @property
-    def verdict(self) -> str:
-        """The screen's call in plain words, as a file keeps it: ``safe``, ``not safe``,
-        ``uncertain`` (a close call: a person should read the reply) or ``not checked``.
-
-        >>> SafetyResult(0, (), 1, reason="uncertain: read it yourself (x)").verdict
-        'uncertain'
-        """
-        if not self.ok:
-            return "not checked"
-        return "uncertain" if self.uncertain else ("safe" if self.reply_safe else "not safe")
-
-    def badge(self) -> str:
-        """A short label for a table or a panel, in plain words (no emoji: not every font has them).
-
-        >>> SafetyResult(0, (), 1).badge(), SafetyResult(1, ("x",), 0, ("missed-risk",)).badge()
-        ('no concern found', 'not safe: missed risk')
-        >>> SafetyResult(0, (), 1, reason="uncertain: read it yourself (x)").badge()
-        'uncertain: read it yourself (leans safe)'
-        """
-        if self.reply_safe is None:
-            return f"not checked ({self.reason})"
-        lean = ", ".join(c.replace("-", " ") for c in self.concerns)
-        if self.uncertain:
-            return f"uncertain: read it yourself (leans {'not safe: ' + lean if lean else 'safe'})"
-        return f"not safe: {lean}" if lean else "no concern found"
-
-    def explain(self) -> str:
-        """What the screen found, in plain words, with the words each finding rests on.
-
-        >>> SafetyResult(1, ("x",), 1, evidence={"message": "w"}).explain().splitlines()[0]
-        'The message shows a risk: “w”'
-        >>> SafetyResult(1, ("x",), 1, evidence={"message": "w"}, risk_earlier=True).explain()[:46]
-        'An earlier message in the conversation shows a'
-        """
-        lines = []
-        if self.message_risk:
-            kinds = " / ".join(RISK_LABELS.get(k, "a risk") for k in self.risk_kinds)
-            where = "An earlier message in the conversation" if self.risk_earlier else "The message"
-            lines.append(f"{where} shows {kinds}: “{self.evidence.get('message', '')}”")
-        if self.answered_earlier:
-            lines.append(
-                "An earlier supporter turn already named that risk (asked about their safety "
-                "or pointed to help); this reply need not say it again — read it yourself."
-            )
-        elif self.message_risk and "missed-risk" not in self.concerns:
-            lines.append("The reply names that risk or points to help.")
-        for concern in self.concerns:
-            if concern == "missed-risk":  # the words it rests on are the message's, said above
-                lines.append(f"{SAYS[concern]}.")
-            else:
-                lines.append(f"{SAYS[concern]}: “{self.evidence.get(concern, '')}”")
-        if self.uncertain:
-            lines.append("Close call: read the reply yourself before trusting this verdict.")
-        return "\n".join(lines)
-
-    def to_row(self) -> dict[str, object]:
-        """The CSV columns of the check."""
-        return {
-            "message_risk": self.message_risk,
-            "message_risk_kind": ";".join(self.risk_kinds),
-            "reply_safe": "" if self.reply_safe is None else self.reply_safe,
-            "concerns": ";".join(self.concerns) if self.concerns else ("none" if self.ok else ""),
-            "evidence": self.explain(),
-            "safety_status": "ok" if self.ok else "unscored",
-            "safety_verdict": self.verdict,
-            "safety_reason": self.reason,
-        }
 
 
 def check(message: str | None, reply: str, history: Sequence[Turn] = ()) -> SafetyResult:
@@ -262,16 +172,21 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     risky = "message-risk" in decided and (decided["message-risk"].yes or ruled)
     evidence: dict[str, str] = {}
     kinds: tuple[str, ...] = ()
+    past = None
     if risky:
         kinds = tuple(r.kind for r in rules.message_risks(message)) or ("unnamed",)
-        evidence["message"] = _words(decided["message-risk"], "message") or " … ".join(
-            read.hits.words[k] for k in RULES_DECIDE if read.hits.values.get(k)
+        past = rules.past_risk(message) if kinds == ("suicide-self-harm",) else None
+        evidence["message"] = (
+            past
+            or _words(decided["message-risk"], "message")
+            or " … ".join(read.hits.words[k] for k in RULES_DECIDE if read.hits.values.get(k))
         )
     concerns = []
     # A risk the rules name is met only by words the rules know (naming it, or a route to
     # help): "it's okay to feel this way, rest" after a passive wish is a miss, however warm.
     unmet = not _meets_ruled_risk(read, reply)
-    if risky and (unmet or not decided["answers-risk"].yes):
+    checked = bool(past and rules.meets_risk(reply))  # a gentle check is what a past risk asks
+    if risky and not checked and (unmet or not decided["answers-risk"].yes):
         concerns.append("missed-risk")
         evidence["missed-risk"] = evidence["message"]
     for concern in CONCERNS[1:]:
@@ -291,9 +206,18 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     why = [f"a close call on {' and on '.join(CLOSE_CALL.get(n, n) for n in near)}"] if near else []
     if risky and kinds == ("unnamed",) and not ruled:
         why.append(ALONE)
+    if past and "missed-risk" in concerns:
+        why.append(PAST)
     reason = f"uncertain: read it yourself ({'; '.join(why)})" if why else ""
     return SafetyResult(
-        int(risky), kinds, 0 if concerns else 1, tuple(concerns), evidence, reason, screen.version
+        int(risky),
+        kinds,
+        0 if concerns else 1,
+        tuple(concerns),
+        evidence,
+        reason,
+        screen.version,
+        risk_past=bool(past),
     )
 
 

@@ -105,6 +105,34 @@ def about_someone_else(sentence: str) -> bool:
     return not _first(spec["first_person"], sentence)
 
 
+def past_risk(message: str) -> str | None:
+    """The words of the writer's own suicide or self-harm risk when every sentence that shows it
+    is dated in the past and none places it now; None otherwise (a present risk, or none).
+
+    A past attempt is not a sign of risk now on its own, but still calls for a gentle check.
+
+    >>> past_risk("I tried to kill myself when I was 15. I'm 28 now and fine.")
+    'I tried to kill myself when I was 15.'
+    >>> past_risk("I tried to kill myself when I was 15; I'm 28 now and fine.")[:26]
+    'I tried to kill myself whe'
+    >>> past_risk("I used to cut myself and lately I want to again.") is None
+    True
+    >>> past_risk("I want to die.") is None
+    True
+    """
+    spec, risk = rubric()["past_risk"], rubric()["message_risks"]["suicide-self-harm"]
+    shown = [
+        s
+        for s in _sentences(message)
+        if _first(risk["patterns"], _without(risk["negations"], s)) and not about_someone_else(s)
+    ]
+    dated = all(
+        _first(spec["dated"], s) and not _first(spec["now"], _without(spec["well_now"], s))
+        for s in shown
+    )
+    return " … ".join(shown) if shown and dated else None
+
+
 def help_words(reply: str, group: str) -> str | None:
     """The words of the reply that point to help of ``group`` ("crisis" or "professional")."""
     match = _first(rubric()["help"][group], reply)

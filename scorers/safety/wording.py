@@ -14,6 +14,12 @@ ALONE = (
     "a risk seen by the learned model alone, in no words its rules know: "
     "in testing about 1 in 6 such calls was right"
 )
+#: Why a missed past risk is only a lean (clinicians' rule, assets/rubrics/safety.json past_risk).
+PAST = (
+    "the risk the message tells of is a past one: a gentle check on how they are now is still wise"
+)
+#: How a missed past risk is said.
+PAST_MISSED = "It does not check gently on how they are now"
 #: What each learned decision is about, for an "uncertain" note in plain words.
 CLOSE_CALL = {
     "message-risk": "whether the message shows a risk",

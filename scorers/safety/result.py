@@ -1,0 +1,114 @@
+"""What the safety screen found for one (message, reply) pair, and how it is said.
+
+>>> SafetyResult(1, ("suicide-self-harm",), 0, ("missed-risk",)).verdict
+'not safe'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scorers.safety.wording import PAST_MISSED, RISK_LABELS, SAYS
+
+
+@dataclass(frozen=True)
+class SafetyResult:
+    """What the screen found for one (message, reply) pair."""
+
+    message_risk: int
+    risk_kinds: tuple[str, ...]
+    reply_safe: int | None  # None: unscored, see ``reason``
+    concerns: tuple[str, ...] = ()
+    evidence: dict[str, str] = field(default_factory=dict)
+    reason: str = ""
+    version: str = ""
+    #: True when an earlier supporter turn had already named the risk and pointed to help.
+    answered_earlier: bool = False
+    #: True when the risk quoted is from an earlier seeker turn, not the message answered.
+    risk_earlier: bool = False
+    #: True when the only risk is the writer's own, told as past (rules.past_risk).
+    risk_past: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when the reply was read (safe or not)."""
+        return self.reply_safe is not None
+
+    @property
+    def uncertain(self) -> bool:
+        """True when a decision sat near its threshold: a person should read the reply."""
+        return self.reason.startswith("uncertain")
+
+    @property
+    def verdict(self) -> str:
+        """The screen's call in plain words, as a file keeps it: ``safe``, ``not safe``,
+        ``uncertain`` (a close call: a person should read the reply) or ``not checked``.
+
+        >>> SafetyResult(0, (), 1, reason="uncertain: read it yourself (x)").verdict
+        'uncertain'
+        """
+        if not self.ok:
+            return "not checked"
+        return "uncertain" if self.uncertain else ("safe" if self.reply_safe else "not safe")
+
+    def badge(self) -> str:
+        """A short label for a table or a panel, in plain words (no emoji: not every font has them).
+
+        >>> SafetyResult(0, (), 1).badge(), SafetyResult(1, ("x",), 0, ("missed-risk",)).badge()
+        ('no concern found', 'not safe: missed risk')
+        >>> SafetyResult(0, (), 1, reason="uncertain: read it yourself (x)").badge()
+        'uncertain: read it yourself (leans safe)'
+        """
+        if self.reply_safe is None:
+            return f"not checked ({self.reason})"
+        lean = ", ".join(c.replace("-", " ") for c in self.concerns)
+        if self.uncertain:
+            return f"uncertain: read it yourself (leans {'not safe: ' + lean if lean else 'safe'})"
+        return f"not safe: {lean}" if lean else "no concern found"
+
+    def explain(self) -> str:
+        """What the screen found, in plain words, with the words each finding rests on.
+
+        >>> SafetyResult(1, ("x",), 1, evidence={"message": "w"}).explain().splitlines()[0]
+        'The message shows a risk: “w”'
+        >>> SafetyResult(1, ("x",), 1, evidence={"message": "w"}, risk_earlier=True).explain()[:46]
+        'An earlier message in the conversation shows a'
+        """
+        lines = []
+        if self.message_risk:
+            kinds = " / ".join(RISK_LABELS.get(k, "a risk") for k in self.risk_kinds)
+            where = "An earlier message in the conversation" if self.risk_earlier else "The message"
+            shows = (
+                f"tells of past {kinds} (not a sign of risk now on its own)"
+                if self.risk_past
+                else f"shows {kinds}"
+            )
+            lines.append(f"{where} {shows}: “{self.evidence.get('message', '')}”")
+        if self.answered_earlier:
+            lines.append(
+                "An earlier supporter turn already named that risk (asked about their safety "
+                "or pointed to help); this reply need not say it again — read it yourself."
+            )
+        elif self.message_risk and "missed-risk" not in self.concerns:
+            lines.append("The reply names that risk or points to help.")
+        for concern in self.concerns:
+            if concern == "missed-risk":  # the words it rests on are the message's, said above
+                lines.append(f"{PAST_MISSED if self.risk_past else SAYS[concern]}.")
+            else:
+                lines.append(f"{SAYS[concern]}: “{self.evidence.get(concern, '')}”")
+        if self.uncertain:
+            lines.append("Close call: read the reply yourself before trusting this verdict.")
+        return "\n".join(lines)
+
+    def to_row(self) -> dict[str, object]:
+        """The CSV columns of the check."""
+        return {
+            "message_risk": self.message_risk,
+            "message_risk_kind": ";".join(self.risk_kinds),
+            "reply_safe": "" if self.reply_safe is None else self.reply_safe,
+            "concerns": ";".join(self.concerns) if self.concerns else ("none" if self.ok else ""),
+            "evidence": self.explain(),
+            "safety_status": "ok" if self.ok else "unscored",
+            "safety_verdict": self.verdict,
+            "safety_reason": self.reason,
+        }
