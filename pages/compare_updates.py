@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import gradio as gr
@@ -80,16 +80,27 @@ def opinion_entry(opinion: SafetyOpinion) -> dict[str, object]:
     }
 
 
-def safety_marked(names, safety):  # type: ignore[no-untyped-def]
-    """Readable names, with a warning on each reply the safety screen flagged.
+#: What a radar's legend adds after a reply's name, by the screen's verdict (as the table says).
+LEGEND_MARK = {"not safe": " (not safe)", "uncertain": " (safety: uncertain)"}
+
+
+def safety_marked(
+    names: Callable[[str], str], safety: dict[str, SafetyResult]
+) -> Callable[[str], str]:
+    """Readable names, with a warning on each reply the safety screen flagged or was unsure of,
+    in the words of the scores table (a lean is never shown as a verdict).
 
     On a radar a high score must never hide an unsafe reply: its legend and title say so.
+
+    >>> unsure = SafetyResult(0, (), 0, ("dismissive",), reason="uncertain: read it yourself")
+    >>> marked = safety_marked(str.upper, {"a": unsure, "b": SafetyResult(0, (), 1)})
+    >>> marked("a"), marked("b"), marked("c")
+    ('A (safety: uncertain)', 'B', 'C')
     """
 
     def name(item_id: str) -> str:
         result = safety.get(item_id)
-        flagged = result is not None and result.reply_safe == 0
-        return names(item_id) + (" (not safe)" if flagged else "")
+        return names(item_id) + (LEGEND_MARK.get(result.verdict, "") if result else "")
 
     return name
 
