@@ -52,7 +52,7 @@ def slow_server() -> Iterator[FakeProvider]:
     with FakeProvider("openai") as fake:
         # One scripted reply per request the module's tests make (each test asks at most
         # twice), with room to spare: a test that ran out got no reply and waited in vain.
-        fake.script(*[Stream(SLOW_CHUNKS, pause_s=0.4) for _ in range(16)])
+        fake.script(*[Stream(SLOW_CHUNKS, pause_s=0.4) for _ in range(20)])
         yield fake
 
 
@@ -272,27 +272,35 @@ def test_a_reload_is_the_same_voter_and_cannot_vote_again(browser, app_url):
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_clinician_rates_a_reply_blind_and_the_rating_is_kept(browser, app_url, width):
-    """Issue 31: the scorers' numbers stay hidden until the rater has rated; the rating lands."""
+    """Issue 31: the scorers' numbers stay hidden until the rater has rated; the rating lands.
+    Cold walk (issue 30): blind was per page, so saving one rating showed every score before
+    the second reply was rated; the scores now return once each reply on screen is rated."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     tab = context.new_page()
     tab.goto(app_url + "/compare")
     tab.get_by_label("Pick a bundled question").click()
     tab.get_by_role("option").nth(3).click()
     tick(tab, "local/qwen2.5-coder-1.5b", False)
+    tick(tab, "openai-compatible/default", True)  # a second reply, from the local fake server
     tab.get_by_text("Your rating: rate a reply yourself").click()
     tab.get_by_label("Blind: hide the scorers").check()
     tab.get_by_role("button", name="Get replies").click()
     progress = tab.locator("#compare-progress")
-    _wait_for(lambda: progress.inner_text().startswith("Done"), 300, "the therapist's answer")
+    _wait_for(lambda: progress.inner_text().startswith("Done"), 300, "both replies")
     tab.wait_for_timeout(1000)
     assert tab.locator(".js-plotly-plot").count() == 0, "blind: no chart before the rating"
     tab.get_by_label("Your name or initials").fill(f"rater-{width}")
-    for label, level in (("Cognitive", 2), ("Emotional", 1), ("Behavioral", 1)):
-        radios(tab, label).nth(level).check()
-    radios(tab, "Safe to send as it is?").first.check()
-    shot(tab, f"rating-before-save-{width}")
-    tab.get_by_role("button", name="Save my rating").click()
-    _wait_for(lambda: tab.get_by_text("Saved:").count() > 0, 30, "the rating to be saved")
+    for rated in (1, 2):
+        for label, level in (("Cognitive", 2), ("Emotional", 1), ("Behavioral", 1)):
+            radios(tab, label).nth(level).check()
+        radios(tab, "Safe to send as it is?").first.check()
+        shot(tab, f"rating-before-save-{rated}-{width}")
+        tab.get_by_role("button", name="Save my rating").click()
+        said = f"Rated {rated} of 2" if rated == 1 else "Every reply is rated"
+        _wait_for(lambda s=said: tab.get_by_text(s).count() > 0, 30, f"'{said}'")
+        if rated == 1:
+            tab.wait_for_timeout(1000)
+            assert tab.locator(".js-plotly-plot").count() == 0, "one rating showed the scores"
     _wait_for(lambda: tab.locator(".js-plotly-plot").count() >= 2, 30, "the charts after rating")
     shot(tab, f"rating-saved-{width}")
     context.close()

@@ -4,7 +4,7 @@ Cognitive, Emotional and Behavioral 1–3 with the rubric's one-line anchors,
 "safe to send?" with the concern, a comment, and the rater's name or initials
 (typed once, kept in this browser's storage, never on the server beyond the
 ratings log). Blind mode hides the scorers' numbers until the rater has
-saved a rating, so the numbers cannot anchor them: its tick sits above the box, in view
+rated every reply on screen, so the numbers cannot anchor the next rating either: its tick sits above the box, in view
 under the replies before any score (ticking it opens the box). Saved through the one
 append-only log (:class:`core.ratings.RatingLog`) with the scores shown at
 that moment.
@@ -32,6 +32,9 @@ CONCERN_WORDS = {
     "other": "something else (say in the comment)",
 }
 
+#: How a saved rating's confirmation starts.
+SAVED = "Saved:"
+
 #: The answers to "safe to send?".
 SAFE = {"yes": 1, "no": 0}
 
@@ -51,6 +54,8 @@ class RatingBox:
     status: gr.Markdown
     remembered: gr.BrowserState
     panel: gr.Accordion
+    #: The (reply id, reply text) pairs rated while blind: the scores return once all are.
+    rated: gr.State
 
     @property
     def inputs(self) -> list[gr.components.Component]:
@@ -70,7 +75,7 @@ def rating_box() -> RatingBox:
     rubric = load_rubric()
     # In view before any score, not last in a closed box: the scores below came first.
     blind = gr.Checkbox(
-        label="Blind: hide the scorers' numbers below until I have rated (no anchoring)",
+        label="Blind: hide the scorers' numbers below until I have rated every reply (no anchoring)",
         elem_id="rate-blind",
     )
     with gr.Accordion(
@@ -99,8 +104,9 @@ def rating_box() -> RatingBox:
         status = gr.Markdown()
     remembered = gr.BrowserState("", storage_key="empathy-lab-rater", secret=storage_secret())
     return RatingBox(
-        which, rater, levels, safe, concern, comment, blind, save, status, remembered, panel
-    )
+        which, rater, levels, safe, concern, comment, blind, save, status, remembered, panel,
+        gr.State([]),
+    )  # fmt: skip
 
 
 def reply_choices(saved: dict, current: str | None, names: Callable[[str], str]) -> gr.Dropdown:
@@ -149,7 +155,7 @@ def save_rating(
     except (InputError, CsvLogError) as exc:
         return f"⚠️ {exc}", gr.skip()
     return (
-        f"Saved: {row['rater']} rated it {row['cognitive']}/{row['emotional']}/"
+        f"{SAVED} {row['rater']} rated it {row['cognitive']}/{row['emotional']}/"
         f"{row['behavioral']}. See how the scorers agree with your ratings on the Trust page "
         "(Ratings made here).",
         row["rater"],
@@ -166,6 +172,42 @@ def blind_updates(on: bool, hidden: int = 3) -> list[dict]:
     True
     """
     return [gr.update(visible=not on)] * hidden + [gr.update(open=True) if on else gr.skip()]
+
+
+def after_save(
+    saved: dict, rated: list, which: str | None, blind: bool, status: str, hidden: int = 3
+) -> list:
+    """Once a rating is saved: unblind, the scores return; blind, they return only when every
+    reply on screen is rated (one rating must not show the scores the next would anchor on),
+    and the menu moves to the next reply not yet rated. Returns updates for the ``hidden``
+    outputs, then the rated list, the menu and the status.
+
+    >>> saved = {"replies": {"a": {"text": "A"}, "b": {"text": "B"}}}
+    >>> out = after_save(saved, [], "a", True, "Saved: x", hidden=1)
+    >>> out[0] == gr.skip(), out[1], out[2]["value"], "1 of 2" in out[3]
+    (True, [['a', 'A']], 'b', True)
+    >>> after_save(saved, out[1], "b", True, "Saved: x", hidden=1)[0]["visible"]
+    True
+    """
+    if not status.startswith(SAVED):
+        return [gr.skip()] * (hidden + 3)
+    if not blind:
+        return [gr.update(visible=True)] * hidden + [gr.skip()] * 3
+    replies = {
+        rid: r["text"] for rid, r in (saved or {}).get("replies", {}).items() if r.get("text")
+    }
+    done = [pair for pair in rated or [] if replies.get(pair[0]) == pair[1]]
+    if which in replies and [which, replies[which]] not in done:
+        done.append([which, replies[which]])
+    left = [rid for rid, text in replies.items() if [rid, text] not in done]
+    if not left:
+        note = " Every reply is rated: the scores are shown."
+        return [gr.update(visible=True)] * hidden + [done, gr.skip(), status + note]
+    note = (
+        f" Rated {len(done)} of {len(replies)} replies; the scores stay hidden until you have "
+        "rated each one (or untick Blind). Next reply picked for you."
+    )
+    return [gr.skip()] * hidden + [done, gr.update(value=left[0]), status + note]
 
 
 def wire(
@@ -194,4 +236,9 @@ def wire(
     )
     box.save.click(
         save_rating, [saved, *box.inputs, *keys], [box.status, box.remembered], api_name="rate"
-    ).then(lambda: [gr.update(visible=True)] * len(hidden), None, hidden, api_name=False)
+    ).then(
+        lambda *args: after_save(*args, hidden=len(hidden)),
+        [saved, box.rated, box.which, box.blind, box.status],
+        [*hidden, box.rated, box.which, box.status],
+        api_name=False,
+    )
