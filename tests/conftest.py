@@ -22,7 +22,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -294,3 +294,29 @@ def votes_kept_in(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     )
     yield folder
     patch.undo()
+
+
+#: Debian's chromium, which the browser tests drive through Playwright (never a downloaded one).
+CHROMIUM = "/usr/bin/chromium"
+
+
+def require_chromium() -> None:
+    """Called at the top of a browser test module: skip it where Debian's chromium is missing."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+
+
+@contextlib.contextmanager
+def browser_page(width: int, height: int = 900, **options: object) -> Iterator[Any]:
+    """A tab of a fresh headless chromium at ``width`` × ``height`` px (``options``: more of
+    Playwright's ``new_context`` settings, e.g. ``accept_downloads=True``); the browser is
+    closed after, whatever happened."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = browser.new_context(viewport={"width": width, "height": height}, **options)
+            yield context.new_page()
+        finally:
+            browser.close()

@@ -7,19 +7,16 @@ at 1280 px they stay on one line where they were. Screenshots go to
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from config import ROOT
-from tests.conftest import served
+from tests.conftest import browser_page, require_chromium, served
 
 pytestmark = pytest.mark.slow
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "issue30"
 
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -33,14 +30,10 @@ def url() -> Iterator[str]:
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_every_page_tab_is_in_the_tab_bar_without_a_more_menu(url, width):
-    from playwright.sync_api import sync_playwright
-
     from app import PAGES
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": 900})
+    with browser_page(width, 900) as tab:
         tab.goto(url)
         bar = tab.locator("#page-tabs > .tab-wrapper")
         bar.get_by_role("tab", name="Compare").wait_for(timeout=60_000)
@@ -63,19 +56,14 @@ def test_every_page_tab_is_in_the_tab_bar_without_a_more_menu(url, width):
         tab.get_by_text("would these two storytellers understand each other").wait_for(
             timeout=10_000
         )
-        browser.close()
 
 
 @pytest.mark.parametrize("route", ["vote", "compare"])
 def test_a_page_opened_by_its_own_address_says_it_is_for_study_not_care(url, route):
     """A student's /vote link (and /compare) showed no title and no crisis line (cold walk)."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": 390, "height": 844})
+    with browser_page(390, 844) as tab:
         tab.goto(url.rstrip("/") + f"/{route}")
         line = tab.locator(".care-line", has_text="for study, not care").first
         line.wait_for(timeout=60_000)
         assert "crisis line" in line.inner_text()
-        browser.close()

@@ -12,6 +12,7 @@ from reports.batch import SHOW_CUES, BatchReport, write_report
 from reports.batch_charts import TITLE_LINE_PX
 from studies.batch.plan import BatchQuestion, BatchSettings, plan_rows
 from studies.batch.store import RunFolder
+from tests.conftest import CHROMIUM, browser_page
 
 #: An LLM judge's name takes four title lines: its notes sat on the plot, over the "3" tick.
 SCORERS = ("bert-head", "judge-weighted/local/qwen2.5-coder-1.5b")
@@ -74,24 +75,16 @@ def test_a_wide_table_says_so_at_any_width(tmp_path):
     assert "<th>A − B, mean [95% interval]</th>" in page  # readable names (the cold walk)
 
 
-CHROMIUM = "/usr/bin/chromium"
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 @pytest.mark.parametrize("width", [1280, 390])
 def test_in_a_browser_titles_clear_the_plots_and_the_wide_table_is_cued(tmp_path, width):
-    from playwright.sync_api import sync_playwright
-
     report = realistic_run(tmp_path)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": 900})
+    with browser_page(width, 900) as tab:
         tab.goto(report.path.as_uri())
         tab.locator(".js-plotly-plot .main-svg").nth(len(report.figures) - 1).wait_for()
         tab.wait_for_timeout(500)
         found = tab.evaluate(LAYOUT_JS)
-        browser.close()
     assert found["titles_on_plots"] == [], found
     assert found["overlapping_ticks"] == [], found
     if width == 390:

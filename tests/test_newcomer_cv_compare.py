@@ -20,10 +20,10 @@ from core.questions import load_questions
 from reports import batch as batch_charts
 from reports.charts import RADIAL_AXIS, radar_by_responder, radar_by_scorer
 from scorers.base import Score
+from tests.conftest import CHROMIUM, browser_page
 
 NO_KEYS = ("", "", "", "")
 HUMAN = "human/counselchat"
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "newcomer"
 PREVIOUS = "Showing the replies to your previous message; the new one was not sent"
 
@@ -88,13 +88,10 @@ def test_compares_radars_start_at_1_like_batchs():
 def test_the_note_sits_above_the_kept_replies_in_a_browser(url, width, height):
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed here")
-    from playwright.sync_api import sync_playwright
 
     question = load_questions()[1]
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": height})
+    with browser_page(width, height) as tab:
         tab.goto(url)
         box = tab.get_by_label("Message")
         box.fill(question.question)
@@ -109,4 +106,3 @@ def test_the_note_sits_above_the_kept_replies_in_a_browser(url, width, height):
         reply = tab.get_by_text(question.answer[:40]).first
         assert reply.is_visible()
         assert note.bounding_box()["y"] < reply.bounding_box()["y"]  # the note is above them
-        browser.close()

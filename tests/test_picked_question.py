@@ -17,9 +17,9 @@ from core.questions import load_questions
 from pages.widgets.reply_panels import PEOPLE, after_edit, picked_question
 from responders.base import ResponderUnavailable
 from responders.registry import get_responder
+from tests.conftest import CHROMIUM, browser_page
 
 HUMAN, LOCAL = "human/counselchat", "local/qwen2.5-coder-1.5b"
-CHROMIUM = "/usr/bin/chromium"
 QUESTION, OTHER = load_questions()[3], load_questions()[5]
 
 
@@ -104,11 +104,9 @@ def compare_url() -> Iterator[str]:
 def test_in_the_browser_a_pasted_message_empties_the_picker_and_unticks_the_therapist(
     compare_url,
 ):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    with browser_page(1280, 900) as tab:
         tab.goto(compare_url)
         picker = tab.get_by_label("Pick a bundled question")
         therapist = tab.locator(f"input[type=checkbox][name='{HUMAN}']")
@@ -134,4 +132,3 @@ def test_in_the_browser_a_pasted_message_empties_the_picker_and_unticks_the_ther
         tab.get_by_role("option").nth(3).click()
         expect(message).to_have_value(QUESTION.question, timeout=10_000)
         expect(conversations).to_have_value("", timeout=10_000)
-        browser.close()

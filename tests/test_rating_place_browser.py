@@ -13,15 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import served
+from tests.conftest import browser_page, require_chromium, served
 
 pytestmark = pytest.mark.slow
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path("/tmp/lab_send")
 LOCAL = "local/qwen2.5-coder-1.5b"
 
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -40,12 +38,10 @@ def top(locator) -> float:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_blind_tick_is_in_view_under_the_replies_above_the_scores(url, width):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": 900})
+    with browser_page(width, 900) as tab:
         tab.goto(url)
         blind = tab.get_by_label("Blind: hide the scorers' numbers")
         expect(blind).to_be_visible(timeout=30_000)  # nothing to open first
@@ -74,4 +70,3 @@ def test_the_blind_tick_is_in_view_under_the_replies_above_the_scores(url, width
         tab.screenshot(path=str(SHOTS / f"rating-blind-open-{width}.png"))
         blind.uncheck()
         expect(table).to_be_visible(timeout=10_000)
-        browser.close()

@@ -15,16 +15,14 @@ import pytest
 from core.questions import load_questions
 from pages.widgets.reply_panels import panel_id
 from pages.widgets.send_to_lab import BUTTON
-from tests.conftest import served
+from tests.conftest import browser_page, require_chromium, served
 
 pytestmark = pytest.mark.slow
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path("/tmp/lab_send")
 HUMAN, LOCAL = "human/counselchat", "local/qwen2.5-coder-1.5b"
 PICKED = 3  # the bundled question picked (its place in the list)
 
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -38,17 +36,12 @@ def url() -> Iterator[str]:
 
 @pytest.fixture(params=[(1280, 900), (390, 844)], ids=["wide", "phone"])
 def tab(request: pytest.FixtureRequest) -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
     SHOTS.mkdir(parents=True, exist_ok=True)
     width, height = request.param
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": width, "height": height})
+    with browser_page(width, height) as page:
         page.width, page.errors = width, []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         yield page
-        browser.close()
     assert page.errors == [], f"browser errors: {page.errors}"
 
 

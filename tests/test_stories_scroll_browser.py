@@ -7,19 +7,16 @@ judge runs). Screenshots go to ``test-artifacts/issue30/``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from config import ROOT
-from tests.conftest import served
+from tests.conftest import browser_page, require_chromium, served
 
 pytestmark = pytest.mark.slow
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "issue30"
 
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -32,12 +29,8 @@ def url() -> Iterator[str]:
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_rating_a_story_brings_the_results_into_view(url, width):
-    from playwright.sync_api import sync_playwright
-
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
-        page = browser.new_page(viewport={"width": width, "height": 800})
+    with browser_page(width, 800) as page:
         page.goto(url)
         table = page.locator("#story-ratings")
         table.wait_for(timeout=30_000)
@@ -49,4 +42,3 @@ def test_rating_a_story_brings_the_results_into_view(url, width):
             timeout=10_000,
         )
         page.screenshot(path=str(SHOTS / f"stories-rated-{width}.png"))
-        browser.close()

@@ -9,22 +9,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from config import ROOT
 from responders import registry
 from studies.votes import rounds as votes_module
-from tests.conftest import ScriptedResponder, served
+from tests.conftest import ScriptedResponder, browser_page, require_chromium, served
 
 pytestmark = pytest.mark.slow
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "issue30"
 LOCAL = "local/qwen2.5-coder-1.5b"
 
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +42,8 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_making_a_round_shows_one_clock(url, width):
-    from playwright.sync_api import sync_playwright
-
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
-        page = browser.new_page(viewport={"width": width, "height": 900})
+    with browser_page(width, 900) as page:
         page.goto(url)
         make = page.get_by_role("button", name="Make the round")
         make.click()  # no message yet: refused, in the box under the bar
@@ -70,4 +63,3 @@ def test_making_a_round_shows_one_clock(url, width):
         page.locator(".own-clock").first.scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / f"vote-round-clock-{width}.png"))
         page.get_by_text("students", exact=False).first.wait_for(timeout=60_000)
-        browser.close()

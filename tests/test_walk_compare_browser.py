@@ -25,19 +25,17 @@ from core import flags as flagging
 from core.flags import FlagLog
 from pages.widgets.reply_panels import panel_id
 from responders.registry import get_responder
-from tests.conftest import served
+from tests.conftest import browser_page, require_chromium, served
 from tests.fake_providers import FakeProvider, Stream
 
 pytestmark = pytest.mark.slow
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
 HUMAN, COMPAT = "human/counselchat", "openai-compatible/default"
 FIRST = "My dog died last week and I keep waiting for him at the door."
 SECOND = "My sister stopped talking to me after the wedding."
 CHUNKS = [f"word{i} " for i in range(14)]  # about 5 s a reply: time to press again
 
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+require_chromium()
 
 
 def compare_page(selection: list[str], streams: list[Stream]) -> Iterator[str]:
@@ -83,18 +81,13 @@ def silent_url() -> Iterator[str]:
 
 @pytest.fixture(params=[(1280, 900), (390, 844)], ids=["wide", "phone"])
 def tab(request: pytest.FixtureRequest) -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
     SHOTS.mkdir(parents=True, exist_ok=True)
     width, height = request.param
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": width, "height": height})
+    with browser_page(width, height) as page:
         page.width, page.errors = width, []
         page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         yield page
-        browser.close()
     assert page.errors == [], f"browser console errors: {page.errors}"
 
 

@@ -14,9 +14,9 @@ from config import ROOT
 from pages import batch
 from pages.widgets.visitor import ensure_visitor
 from reports.batch import TERMS, TOOLBAR_PX
+from tests.conftest import CHROMIUM, browser_page
 from tests.test_batch_report_layout import realistic_run
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
 RAW_NAMES = ("arm_a", "arm_b", "n_questions", "mean_difference", "diff_low", "p_holm",
              "significant", "cohens_d", "ci_low", "ci_high")  # fmt: skip
@@ -103,8 +103,6 @@ COVERED_JS = """() => {
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_in_a_browser_the_chart_titles_are_uncovered(tmp_path, monkeypatch, size) -> None:
-    from playwright.sync_api import sync_playwright
-
     from pages.widgets.style import CSS
 
     monkeypatch.setattr(batch, "RUNS_DIR", tmp_path)
@@ -112,9 +110,7 @@ def test_in_a_browser_the_chart_titles_are_uncovered(tmp_path, monkeypatch, size
     page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", css=CSS)
     SHOTS.mkdir(parents=True, exist_ok=True)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            tab = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        with browser_page(size[0], size[1]) as tab:
             tab.goto(page.local_url)
             tab.get_by_label("Local model", exact=False).first.uncheck()  # therapists only
             tab.get_by_role("button", name="Run", exact=True).click()
@@ -126,7 +122,6 @@ def test_in_a_browser_the_chart_titles_are_uncovered(tmp_path, monkeypatch, size
             tab.wait_for_timeout(500)
             found = tab.evaluate(COVERED_JS)
             tab.screenshot(path=str(SHOTS / f"batch-chart-titles-{size[0]}.png"))
-            browser.close()
     finally:
         page.close()
     assert len(found) == 2, found

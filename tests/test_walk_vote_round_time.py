@@ -22,9 +22,8 @@ from core.questions import load_questions
 from pages.widgets import round_maker
 from responders import registry
 from studies.votes import rounds as votes_module
-from tests.conftest import ScriptedResponder, served
+from tests.conftest import CHROMIUM, ScriptedResponder, browser_page, served
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
 LOCAL = "local/qwen2.5-coder-1.5b"
 THREE_WAYS = ["study", "chain-of-empathy", "reader-persona"]
@@ -105,12 +104,9 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_the_teacher_sees_the_estimate_follow_the_controls(url, width, height):
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed here")
-    from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": height})
+    with browser_page(width, height) as tab:
         tab.goto(url)
         keyless = tab.locator("p", has_text="This round: 3 replies")
         keyless.wait_for(timeout=30_000)
@@ -121,4 +117,3 @@ def test_the_teacher_sees_the_estimate_follow_the_controls(url, width, height):
         assert "the therapist's real answer" in bundled.inner_text()
         bundled.scroll_into_view_if_needed()
         tab.screenshot(path=str(SHOTS / f"vote-round-estimate-{width}.png"))
-        browser.close()
