@@ -31,7 +31,9 @@ HOW_RANKED = (
     "<small>How the strength is computed: a Bradley–Terry model fitted to every most/least "
     "choice (the most empathetic pick beats every other reply shown, and each of those beats "
     "the least empathetic pick); the strength is its log-strength, centred on 0. The 95% interval "
-    "is a bootstrap over voters. Details: docs/votes.md.</small>"
+    "is a bootstrap over voters: with few voters it is wide, and two replies whose intervals "
+    "overlap are not told apart. (The full method is in the project's source, docs/votes.md.)"
+    "</small>"
 )
 
 
