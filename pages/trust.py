@@ -31,6 +31,7 @@ from pages.widgets.trust import (
     table_frame,
     trust_note,
 )
+from pages.widgets.trust_words import RATED_BY, agreement_verdict
 from reports import alignment as charts
 from scorers.registry import offered_scorer_ids
 from studies import alignment
@@ -46,29 +47,37 @@ FEWEST_TO_READ = 10
 
 
 def summary_markdown(report: dict) -> str:
-    """One paragraph a clinician can read: who, on what, how many, and the headline."""
+    """One paragraph a clinician can read: the verdict in plain words first, then who, on
+    what, how many, and the figures; the raters named for what they are."""
     overall = report["components"].get("overall") or next(iter(report["components"].values()))
+    who = RATED_BY.get(report["data"], "the uploaded ratings")
     d = overall["cohens_d"]
     few = report["n_scored"] < FEWEST_TO_READ
+    level = "people's level" if who == "people" else f"the level of {who}"
     lean = (
-        f"cannot yet be set beside people's level: {report['n_scored']} replies are too few "
+        f"cannot yet be set beside {level}: {report['n_scored']} replies are too few "
         f"(at least {FEWEST_TO_READ} are needed; the figures below swing wildly until then)"
         if few
-        else "cannot yet be set beside people's level (too few ratings for Cohen's d)"
+        else f"cannot yet be set beside {level} (too few ratings for Cohen's d)"
         if d is None or d != d  # NaN: one rating, or no spread
-        else "rates higher than people"
+        else f"rates higher than {who}"
         if d > 0.2
-        else "rates lower than people"
+        else f"rates lower than {who}"
         if d < -0.2
-        else "is about as high as people"
+        else f"is about as high as {who}"
     )
     skipped = "; ".join(f"{n} unscored ({why})" for why, n in report["unscored"].items())
+    verdict = agreement_verdict(None if few else overall["spearman_rho"], who)
     return (
-        f"**{scorer_name(report['scorer'])}** on **{report['data']}** ({report['note']}): "
-        f"{report['n_scored']} of {report['n_rows']} replies scored{'; ' + skipped if skipped else ''}. "
-        f"Overall it {lean} (Cohen's d {fmt(d, 2)}); Krippendorff's α with people "
-        f"{fmt(overall['krippendorff_alpha'], 2)}; Spearman ρ {fmt(overall['spearman_rho'], 2)}. "
-        "Intervals in brackets are 95 % bootstrap intervals."
+        verdict
+        + "\n\n"
+        + (
+            f"**{scorer_name(report['scorer'])}** on **{report['data']}** ({report['note']}): "
+            f"{report['n_scored']} of {report['n_rows']} replies scored{'; ' + skipped if skipped else ''}. "
+            f"Overall it {lean} (Cohen's d {fmt(d, 2)}); Krippendorff's α with {who} "
+            f"{fmt(overall['krippendorff_alpha'], 2)}; Spearman ρ {fmt(overall['spearman_rho'], 2)}. "
+            "Intervals in brackets are 95 % bootstrap intervals."
+        )
     )
 
 

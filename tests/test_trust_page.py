@@ -33,7 +33,9 @@ def test_page_helpers_explain_and_refuse(tmp_path) -> None:
     data = trust.labelled_set("rubric-labels", None, "", "", 30, "counselling")
     report = alignment.run_alignment(data, AlwaysHigh(), n_boot=0, cache=None)
     text = trust.summary_markdown(report)
-    assert "rates higher than people" in text and "always-high" in text
+    # the rubric labels are LLM annotators' ratings: never called people's
+    assert "rates higher than the LLM annotators" in text and "always-high" in text
+    assert "with people" not in text and "than people" not in text
     frame = trust.table_frame(report["components"])
     assert "Cohen's d > 0" in " ".join(frame["what it means"])
 
@@ -269,3 +271,21 @@ def test_the_labelled_sets_are_read_again_when_the_page_opens(monkeypatch) -> No
     (load,) = [f for f in page.fns.values() if any(t[1] == "load" for t in f.targets)]
     monkeypatch.setattr(trust, "bundled_choices", lambda: [("Ratings made here", "ratings")])
     assert ("Ratings made here", "ratings") in load.fn()["choices"]
+
+
+def test_the_summary_leads_with_a_plain_verdict_on_the_raters_it_names(tmp_path) -> None:
+    """Cold walk (issue 30, point 7): "Compare with people" gave α −0.05 and ρ 0.12 with no
+    verdict; it now leads with one in plain words, naming who rated (people or LLM annotators)."""
+    from studies import alignment
+
+    data = trust.labelled_set("rubric-labels", None, "", "", 30, "counselling")
+    report = alignment.run_alignment(data, AlwaysHigh(), n_boot=0, cache=None)
+    report["components"]["overall"]["spearman_rho"] = 0.12
+    report["data"] = "welivita"
+    first = trust.summary_markdown(report).split("\n")[0]
+    assert first.startswith("**In plain words: it agrees with people hardly at all**"), first
+    assert "do not use its number for a single reply" in first
+    report["components"]["overall"]["spearman_rho"] = 0.66
+    assert "agrees with people well" in trust.summary_markdown(report)
+    report["data"] = "rubric-labels"
+    assert "agrees with the LLM annotators well" in trust.summary_markdown(report)
