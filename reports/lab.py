@@ -1,7 +1,7 @@
 """HTML and charts for the Adversarial lab: the study-style table and the change chart.
 
->>> print(diff_html("I hear you", "I h3ar you"))
-I h<del style='color:#b00'>e</del><mark>3</mark>ar you
+>>> print(diff_html("I hear you, truly", "I h3ar you, truly"))
+I <del style='color:#b00'>hear</del><mark>h3ar</mark> you, truly
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import html
 import math
+import re
 from collections.abc import Callable
 
 import plotly.graph_objects as go
@@ -22,19 +23,72 @@ from studies import robustness as rb
 Names = Callable[[str], str]
 
 
+#: Words, runs of spaces and single marks: what a diff compares (a changed letter marks its word).
+_TOKENS = re.compile(r"\w+|\s+|[^\w\s]")
+#: Below this share of words kept, a word diff is mostly marks: the new text is shown whole.
+KEPT_TO_DIFF = 0.5
+
+
 def diff_html(before: str, after: str) -> str:
-    """``after`` with inserted text marked and deleted text struck through (escaped)."""
+    """``after`` with inserted words marked and deleted words struck through (escaped); the
+    same sentences in a new order, or text changed nearly throughout, shown whole with a note
+    (a word-by-word diff of those is unreadable).
+
+    >>> print(diff_html("I hear you. Sleep matters.", "Sleep matters. I hear you."))
+    <small><i>the same sentences in a new order:</i></small><br>Sleep matters. I hear you.
+    >>> print(diff_html("I  hear you. Sleep matters.", "I hear you. Sleep matters."))
+    I hear you. Sleep matters.
+    >>> print(diff_html("I hear you", "1 h34r y0u"))
+    <small><i>changed throughout; the new text:</i></small><br>1 h34r y0u
+    """
+    said, says = _sentences(before), _sentences(after)
+    if said != says and sorted(said) == sorted(says):
+        return _whole("the same sentences in a new order", after)
+    a, b = _TOKENS.findall(before), _TOKENS.findall(after)
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    if _words_kept(matcher, b) < KEPT_TO_DIFF:
+        return _whole("changed throughout; the new text", after)
     out = []
-    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
-        if op == "equal":
-            out.append(html.escape(after[b0:b1]))
+        old, new = "".join(a[a0:a1]), "".join(b[b0:b1])
+        if op == "equal" or (old.isspace() and new.isspace()):  # spacing is not a change seen
+            out.append(_escape(new))
             continue
-        if a1 > a0:
-            out.append(f"<del style='color:#b00'>{html.escape(before[a0:a1])}</del>")
-        if b1 > b0:
-            out.append(f"<mark>{html.escape(after[b0:b1])}</mark>")
+        if old:
+            out.append(f"<del style='color:#b00'>{_escape(old)}</del>")
+        if new:
+            out.append(f"<mark>{_escape(new)}</mark>")
     return "".join(out).replace("\n", "<br>")
+
+
+#: Characters a reader cannot see, drawn as a marked dot where they stand.
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+
+
+def _escape(text: str) -> str:
+    """HTML-escaped, with each invisible character shown as a marked dot.
+
+    >>> _escape("a\u200bb<")
+    "a<mark title='an invisible character'>·</mark>b&lt;"
+    """
+    return _INVISIBLE.sub("<mark title='an invisible character'>·</mark>", html.escape(text))
+
+
+def _words_kept(matcher: difflib.SequenceMatcher, after: list[str]) -> float:
+    """The share of the new text's words (not spaces) that the old text had in place."""
+    words = [i for i, t in enumerate(after) if not t.isspace()]
+    kept = {
+        i for block in matcher.get_matching_blocks() for i in range(block.b, block.b + block.size)
+    }
+    return sum(i in kept for i in words) / max(len(words), 1)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
+
+
+def _whole(note: str, text: str) -> str:
+    return f"<small><i>{note}:</i></small><br>" + _escape(text).replace("\n", "<br>")
 
 
 def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str) -> str:
