@@ -192,12 +192,15 @@ def _lab_section() -> LabInputs:
                 info="The empathy head takes about a second. "
                 + judge_speed(1 + len(PERTURBATIONS)),
             )
-            with gr.Row():
-                seed = gr.Number(0, precision=0, label="Seed (same seed, same variants)")
+            with gr.Row():  # each wide enough for its label: on a phone they stack
+                seed = gr.Number(
+                    0, precision=0, label="Seed (same seed, same variants)", min_width=260
+                )
                 rewriter = gr.Dropdown(
                     REWRITER_CHOICES,
                     value=RULES_ONLY,
                     label="Rewrites (shortened, elevated, casual) by",
+                    min_width=300,
                 )
             with gr.Row():
                 run = gr.Button("Perturb and score", variant="primary")
@@ -209,7 +212,7 @@ def _lab_section() -> LabInputs:
     chart = gr.Plot(label="Change in overall score per perturbation")
     table = gr.HTML()
     rows_state = gr.State(None)  # the shown result's flaggable rows; None before any
-    with gr.Row():
+    with gr.Row(equal_height=True):  # the button as tall as the boxes beside it
         flag_pick = gr.Dropdown([], label="Row to flag")
         flag_note = gr.Textbox(label="Note (optional)")
         flag_button = gr.Button("Flag this row")

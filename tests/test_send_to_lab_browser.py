@@ -89,8 +89,25 @@ def test_a_compare_reply_opens_in_the_lab_with_its_message(url, tab):
     expect(reply_box).to_have_value(question.answer, timeout=10_000)
     expect(message_box).to_have_value(question.question)  # what it answered, not the box now
     expect(tab.get_by_text("Sent from Compare")).to_be_visible()
+    # Cold walk (point 12): "Rewrites … by" was cut at 390 px; each control now has its width.
+    rewrites = tab.get_by_label("Rewrites (shortened, elevated, casual) by")
+    rewrites.scroll_into_view_if_needed()
+    assert rewrites.bounding_box()["width"] >= 250  # two to a row on a phone: about 130
     tab.wait_for_timeout(300)
     tab.screenshot(path=str(SHOTS / f"lab-filled-{tab.width}.png"))
+
+
+def test_the_flag_button_is_as_tall_as_the_note_beside_it(url, tab):
+    """Cold walk (issue 30, point 12): the flag note box and its button sat misaligned (a
+    short button at the top of a taller box)."""
+    panel = therapist_reply(tab, url)
+    note = panel.get_by_placeholder("Why flag it? (optional)")
+    button = panel.get_by_role("button", name="Flag this reply")
+    button.scroll_into_view_if_needed()
+    note_box, button_box = note.bounding_box(), button.bounding_box()
+    tab.screenshot(path=str(SHOTS / f"flag-row-{tab.width}.png"))
+    if button_box["y"] < note_box["y"] + note_box["height"]:  # side by side, not stacked
+        assert button_box["height"] >= note_box["height"], (note_box, button_box)
 
 
 def test_the_page_alone_offers_no_button_to_a_lab_it_does_not_have(url, tab):

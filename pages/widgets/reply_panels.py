@@ -159,7 +159,7 @@ def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict
                     )
                     status = gr.Markdown(initial_status(rid))
                     with gr.Column(visible=False, elem_classes=["flag-row"]) as row:
-                        with gr.Row():
+                        with gr.Row(equal_height=True):  # the button as tall as the box
                             note = gr.Textbox(
                                 placeholder="Why flag it? (optional)", show_label=False
                             )
