@@ -35,7 +35,7 @@ def diff_html(before: str, after: str) -> str:
     (a word-by-word diff of those is unreadable).
 
     >>> print(diff_html("I hear you. Sleep matters.", "Sleep matters. I hear you."))
-    <small><i>the same sentences in a new order:</i></small><br>Sleep matters. I hear you.
+    <small><i>the same sentences in a new order:</i> (the small number is where each stood before)</small><br><sup>2</sup>Sleep matters. <sup>1</sup>I hear you.
     >>> print(diff_html("I  hear you. Sleep matters.", "I hear you. Sleep matters."))
     I hear you. Sleep matters.
     >>> print(diff_html("I hear you", "1 h34r y0u"))
@@ -43,7 +43,7 @@ def diff_html(before: str, after: str) -> str:
     """
     said, says = _sentences(before), _sentences(after)
     if said != says and sorted(said) == sorted(says):
-        return _whole("the same sentences in a new order", after)
+        return _new_order(said, says)
     a, b = _TOKENS.findall(before), _TOKENS.findall(after)
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     if _words_kept(matcher, b) < KEPT_TO_DIFF:
@@ -54,11 +54,30 @@ def diff_html(before: str, after: str) -> str:
         if op == "equal" or (old.isspace() and new.isspace()):  # spacing is not a change seen
             out.append(_escape(new))
             continue
+        if _look_alike(old, new):  # struck "you" beside marked "yοu" read as a stammer
+            out.append(f"<mark title='{LOOK_ALIKE}: was {html.escape(old)}'>{_escape(new)}</mark>")
+            continue
         if old:
             out.append(f"<del style='color:#b00'>{_escape(old)}</del>")
         if new:
             out.append(f"<mark>{_escape(new)}</mark>")
     return "".join(out).replace("\n", "<br>")
+
+
+#: The hover text of a word whose letters were swapped for others that look the same.
+LOOK_ALIKE = "letters swapped for look-alikes"
+
+
+def _look_alike(old: str, new: str) -> bool:
+    """Whether ``new`` is ``old`` with some plain letters swapped for non-ASCII ones of the
+    same count (a homoglyph change): the words look the same, so a diff shows only the new.
+
+    >>> _look_alike("you", "y\u03bfu"), _look_alike("you", "y0u"), _look_alike("a b", "a b")
+    (True, False, False)
+    """
+    if len(old) != len(new) or old == new:
+        return False
+    return all(o == n or (o.isascii() and not n.isascii()) for o, n in zip(old, new, strict=True))
 
 
 #: Characters a reader cannot see, drawn as a marked dot where they stand.
@@ -87,53 +106,98 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
 
 
+def _new_order(said: list[str], says: list[str]) -> str:
+    """The sentences in their new order, each after its place before as a small number
+    (before and after in one view: a word diff of a reorder is all marks)."""
+    places: dict[str, list[int]] = {}
+    for place, sentence in enumerate(said, 1):
+        places.setdefault(sentence, []).append(place)
+    shown = " ".join(f"<sup>{places[s].pop(0)}</sup>{_escape(s)}" for s in says)
+    return (
+        "<small><i>the same sentences in a new order:</i> (the small number is where each "
+        "stood before)</small><br>" + shown.replace("\n", "<br>")
+    )
+
+
 def _whole(note: str, text: str) -> str:
     return f"<small><i>{note}:</i></small><br>" + _escape(text).replace("\n", "<br>")
 
 
+#: A change's scores and its text, below them, read as one block: no line between the two.
+TABLE_CSS = (
+    ".lab-table { width: 100%; }"
+    " .lab-table tr.lab-change td { border-bottom: none !important; }"
+    " .lab-table tr.lab-text td { border-top: none !important; padding-top: 0;"
+    " overflow-wrap: anywhere; }"
+)
+#: Scorer columns a phone (390 px) shows without a sideways swipe; with more, a cue says so.
+PHONE_SCORERS = 2
+
+
 def lab_table(originals: dict, rows: list[rb.VariantScores], names: Names = str) -> str:
-    """The study-style table as HTML: modification, modified text, scores and changes."""
+    """The study-style table as HTML: each change made with its scores, and under that row,
+    across the whole table, the changed text (a phone reads it without a sideways swipe).
+
+    >>> from perturbations.registry import get_perturbation
+    >>> s = Score.from_components("s", 2, 2, 2)
+    >>> v = get_perturbation("leetspeak")("I hear you <b>now</b>.", seed=0)
+    >>> table = lab_table({"s": s}, [rb.VariantScores(v, {"s": rb.Change(0, "leetspeak", "s", s, s)})])
+    >>> "<td colspan='2'" in table and "<b>now</b>" not in table
+    True
+    """
     scorer_ids = list(originals)
     head = "".join(
         f"<th title='{html.escape(s)}'>{html.escape(names(s))}<br>"
         "<small>Cognitive / Emotional / Behavioral / Overall (change in overall)</small></th>"
         for s in scorer_ids
     )
-    body = []
     original_cells = "".join(
         f"<td>{' / '.join(fmt(v, 2) for v in originals[s].components().values())}</td>"
         for s in scorer_ids
     )
-    body.append(f"<tr><td><b>original</b></td>{original_cells}<td></td><td></td></tr>")
-    for row in rows:
-        cells = []
-        for s in scorer_ids:
-            change = row.changes[s]
-            if not change.ok:
-                reason = change.after.reason or change.before.reason or "unscored"
-                if row.variant.source.strip() and not row.variant.text.strip():
-                    reason = "this change left nothing of the reply to score"  # not "paste…"
-                cells.append(f"<td>unscored: {html.escape(reason)}</td>")
-                continue
-            values = " / ".join(fmt(v, 2) for v in change.after.components().values())
-            delta = change.delta("overall")
-            colour = "#b00" if delta < -0.25 else "#070" if delta > 0.25 else "inherit"
-            cells.append(
-                f"<td>{values} <b style='color:{colour}'>({fmt(delta, 2, signed=True)})</b></td>"
-            )
-        variant = row.variant
-        # Scores come before the long text, so a phone shows them without scrolling.
-        body.append(
-            f"<tr><td><b>{html.escape(variant.perturbation_id)}</b></td>"
-            + "".join(cells)
-            + f"<td><small>{html.escape(how_made(variant.method))}</small></td>"
-            f"<td style='min-width:16em;max-width:40em'>{diff_html(variant.source, variant.text)}</td>"
-            "</tr>"
-        )
+    body = [f"<tr><td><b>original</b></td>{original_cells}</tr>"]
+    body += [_variant_rows(row, scorer_ids) for row in rows]
+    cue = (
+        "<small class='scroll-cue'>Wider than the screen? Swipe the table sideways to see "
+        "every scorer →</small>"
+        if len(scorer_ids) > PHONE_SCORERS
+        else ""
+    )
     return (
-        "<div style='overflow-x:auto'><table><tr><th>change made</th>"
-        f"{head}<th>how</th><th>modified text</th></tr>{''.join(body)}</table></div>"
-        "<small>Wider than the screen? Swipe the table sideways to read the modified texts →</small>"
+        f"<style>{TABLE_CSS}</style><div style='overflow-x:auto'><table class='lab-table'>"
+        f"<tr><th>change made</th>{head}</tr>{''.join(body)}</table></div>{cue}"
+    )
+
+
+def _variant_rows(row: rb.VariantScores, scorer_ids: list[str]) -> str:
+    """One change's two table rows: its name, how it was made and its scores; then, under
+    them and across the table, its changed text (scores first: a phone shows them at once)."""
+    cells = []
+    for s in scorer_ids:
+        change = row.changes[s]
+        if not change.ok:
+            reason = change.after.reason or change.before.reason or "unscored"
+            if row.variant.source.strip() and not row.variant.text.strip():
+                reason = "this change left nothing of the reply to score"  # not "paste…"
+            cells.append(f"<td>unscored: {html.escape(reason)}</td>")
+            continue
+        values = " / ".join(fmt(v, 2) for v in change.after.components().values())
+        delta = change.delta("overall")
+        colour = "#b00" if delta < -0.25 else "#070" if delta > 0.25 else "inherit"
+        cells.append(
+            f"<td>{values} <b style='color:{colour}'>({fmt(delta, 2, signed=True)})</b></td>"
+        )
+    variant = row.variant
+    text = (
+        diff_html(variant.source, variant.text)
+        if variant.text.strip()
+        else "<i>nothing: this change removed every sentence</i>"
+    )
+    return (
+        f"<tr class='lab-change'><td><b>{html.escape(variant.perturbation_id)}</b><br>"
+        f"<small>{html.escape(how_made(variant.method))}</small></td>{''.join(cells)}</tr>"
+        f"<tr class='lab-text'><td colspan='{1 + len(scorer_ids)}'>"
+        f"<small>Changed text:</small> {text}</td></tr>"
     )
 
 

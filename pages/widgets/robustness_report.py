@@ -63,14 +63,17 @@ def run_report(
 def report_section(scorer_choices: list[str]) -> None:
     """The robustness study over many bundled replies (built inside the page's Blocks)."""
     gr.Markdown("### Robustness over many replies (bundled therapist answers, rule-based rewrites)")
+    # The scorers get the page's width: beside the slider, a phone squeezed their long names
+    # to a word a line. The slider and seed sit side by side where there is room.
     with gr.Row():
-        count = gr.Slider(5, 100, value=20, step=5, label="Replies")
-        scorers = gr.CheckboxGroup(
-            [(names(s), s) for s in scorer_choices],
-            value=["bert-head", "bert-head-raw"],
-            label="Scorers",
-        )
-        seed = gr.Number(0, precision=0, label="Seed")
+        count = gr.Slider(5, 100, value=20, step=5, label="Replies", min_width=240)
+        seed = gr.Number(0, precision=0, label="Seed", min_width=160)
+    scorers = gr.CheckboxGroup(
+        [(names(s), s) for s in scorer_choices],
+        value=["bert-head", "bert-head-raw"],
+        label="Scorers",
+    )
+    with gr.Row():
         run = gr.Button("Run the report")
         stop = gr.Button("Stop", variant="secondary")
     heatmap = gr.Plot()
