@@ -30,12 +30,7 @@ from scorers.safety import rules
 from scorers.safety.features import Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load
 from scorers.safety.result import SafetyResult
-from scorers.safety.wording import (
-    ALONE,
-    CLOSE_CALL,
-    CONCERNS,
-    PAST,
-)
+from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v2"
@@ -197,13 +192,7 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     if blame and "dismissive" not in concerns:
         concerns.append("dismissive")
         evidence["dismissive"] = blame.words
-    looked_at = [
-        n for n in decided if (n != "answers-risk" or risky) and not (ruled and n == "message-risk")
-    ]
-    near = [
-        n for n in looked_at if abs(decided[n].probability - decided[n].threshold) < screen.margin
-    ]
-    why = [f"a close call on {' and on '.join(CLOSE_CALL.get(n, n) for n in near)}"] if near else []
+    why = _close_calls(decided, risky, ruled, screen.margin)
     if risky and kinds == ("unnamed",) and not ruled:
         why.append(ALONE)
     if past and "missed-risk" in concerns:
@@ -218,6 +207,20 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         reason,
         screen.version,
         risk_past=bool(past),
+    )
+
+
+def _close_calls(
+    decided: dict[str, Decision], risky: bool, ruled: bool, margin: float
+) -> list[str]:
+    """Why a verdict is a lean: the decisions it read that sat within ``margin`` of their
+    thresholds, in plain words ([] when none did)."""
+    looked_at = [
+        n for n in decided if (n != "answers-risk" or risky) and not (ruled and n == "message-risk")
+    ]
+    near = [n for n in looked_at if abs(decided[n].probability - decided[n].threshold) < margin]
+    return (
+        [f"a close call on {' and on '.join(CLOSE_CALL.get(n, n) for n in near)}"] if near else []
     )
 
 
