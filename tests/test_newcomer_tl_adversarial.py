@@ -9,6 +9,7 @@ import pytest
 
 from pages import adversarial
 from scorers.base import Score, Scorer
+from tests.conftest import browser_page, require_chromium, served
 
 REPLY = (
     "I'm so sorry you're carrying this. It makes sense that you feel exhausted. "
@@ -69,38 +70,22 @@ def test_a_scorer_that_moves_gets_no_such_note(monkeypatch, scorer):
 def test_the_flat_judge_note_in_a_browser(monkeypatch, size):
     """Headless Chromium: the note and the judge's reasons above the chart and table
     (screenshots in test-artifacts/newcomer/)."""
-    from pathlib import Path
-
     from config import ROOT
 
-    chromium = "/usr/bin/chromium"
-    if not Path(chromium).exists():
-        pytest.skip("Debian's chromium is not installed here")
-    from playwright.sync_api import sync_playwright
-
-    from pages.widgets.style import CSS
-
+    require_chromium()
     monkeypatch.setattr(adversarial, "get_scorer", lambda _sid: FlatJudge())
-    page = adversarial.build()
-    page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", css=CSS)
     shots = ROOT / "test-artifacts" / "newcomer"
     shots.mkdir(parents=True, exist_ok=True)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-            tab = browser.new_page(viewport={"width": size[0], "height": size[1]})
-            tab.goto(page.local_url)
-            tab.get_by_label("Reply", exact=True).fill(REPLY)
-            tab.get_by_role("button", name="Perturb and score").click()
-            found = tab.get_by_text("gave every version the same score (3.00)")
-            found.wait_for(timeout=60_000)
-            found.scroll_into_view_if_needed()
-            tab.wait_for_timeout(1000)
-            tab.screenshot(path=str(shots / f"adversarial-same-score-{size[0]}.png"))
-            assert tab.get_by_text("Its reasons for the original:").is_visible()
-            browser.close()
-    finally:
-        page.close()
+    with served(adversarial.build()) as url, browser_page(*size) as tab:
+        tab.goto(url)
+        tab.get_by_label("Reply", exact=True).fill(REPLY)
+        tab.get_by_role("button", name="Perturb and score").click()
+        found = tab.get_by_text("gave every version the same score (3.00)")
+        found.wait_for(timeout=60_000)
+        found.scroll_into_view_if_needed()
+        tab.wait_for_timeout(1000)
+        tab.screenshot(path=str(shots / f"adversarial-same-score-{size[0]}.png"))
+        assert tab.get_by_text("Its reasons for the original:").is_visible()
 
 
 def test_a_judge_that_holds_a_middling_score_is_not_said_to_show_nothing(monkeypatch):

@@ -13,8 +13,8 @@ import pytest
 from config import ROOT
 from pages import adversarial
 from perturbations.registry import PERTURBATIONS
+from tests.conftest import CHROMIUM, browser_page, served
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
 
 
@@ -59,31 +59,21 @@ def test_the_judge_time_is_the_measured_one() -> None:
 def test_in_a_browser_the_previous_chart_is_marked_as_previous(size) -> None:
     """An example's results on screen, the Reply box emptied, Perturb pressed: the note above
     the chart says it is the previous result and why the new run did not start."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    from pages.widgets.style import CSS
-
-    page = adversarial.build()
-    page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", css=CSS)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            tab = browser.new_page(viewport={"width": size[0], "height": size[1]})
-            tab.goto(page.local_url)
-            tab.get_by_label("Example reply").click()
-            tab.get_by_role("option").first.click()
-            tab.get_by_text("Precomputed").wait_for(timeout=30_000)
-            tab.get_by_label("Reply", exact=True).fill("")
-            tab.get_by_role("button", name="Perturb and score").click()
-            note = tab.get_by_text("are the previous results; the new run did not start")
-            note.wait_for(timeout=30_000)
-            expect(tab.get_by_text("paste the reply to perturb")).to_be_visible()
-            # the chart stays (waited for: under load Plotly may still be drawing it)
-            expect(tab.locator(".js-plotly-plot").first).to_be_visible(timeout=15_000)
-            note.scroll_into_view_if_needed()
-            tab.wait_for_timeout(500)
-            tab.screenshot(path=str(SHOTS / f"adversarial-empty-reply-previous-{size[0]}.png"))
-            browser.close()
-    finally:
-        page.close()
+    with served(adversarial.build()) as url, browser_page(*size) as tab:
+        tab.goto(url)
+        tab.get_by_label("Example reply").click()
+        tab.get_by_role("option").first.click()
+        tab.get_by_text("Precomputed").wait_for(timeout=30_000)
+        tab.get_by_label("Reply", exact=True).fill("")
+        tab.get_by_role("button", name="Perturb and score").click()
+        note = tab.get_by_text("are the previous results; the new run did not start")
+        note.wait_for(timeout=30_000)
+        expect(tab.get_by_text("paste the reply to perturb")).to_be_visible()
+        # the chart stays (waited for: under load Plotly may still be drawing it)
+        expect(tab.locator(".js-plotly-plot").first).to_be_visible(timeout=15_000)
+        note.scroll_into_view_if_needed()
+        tab.wait_for_timeout(500)
+        tab.screenshot(path=str(SHOTS / f"adversarial-empty-reply-previous-{size[0]}.png"))
