@@ -26,18 +26,19 @@ from pages.widgets.trust import (
     checked_scorer,
     fit_after,
     labelled_set,
+    meanings,
     phone_titles,
     result_table,
     table_frame,
     trust_note,
 )
-from pages.widgets.trust_words import RATED_BY, agreement_verdict
+from pages.widgets.trust_words import RATED_BY, RATERS_AGREE, agreement_verdict, by_part
 from reports import alignment as charts
 from scorers.registry import offered_scorer_ids
 from studies import alignment
 from studies.labelled import bundled_choices, unseen_by
+from studies.ratings import load_ratings, rater_agreement
 
-EXPLAINER = "\n".join(f"- **{charts.LABELS[k]}**: {charts.EXPLAIN[k]}" for k in charts.TABLE_KEYS)
 #: Gradio fills a parameter whose default is a gr.Progress with the request's progress bar.
 _PROGRESS = gr.Progress()
 
@@ -67,9 +68,8 @@ def summary_markdown(report: dict) -> str:
         else f"is about as high as {who}"
     )
     skipped = "; ".join(f"{n} unscored ({why})" for why, n in report["unscored"].items())
-    verdict = agreement_verdict(None if few else overall["spearman_rho"], who)
     return (
-        verdict
+        verdicts(report, who, few)
         + "\n\n"
         + (
             f"**{scorer_name(report['scorer'])}** on **{report['data']}** ({report['note']}): "
@@ -79,6 +79,33 @@ def summary_markdown(report: dict) -> str:
             "Intervals in brackets are 95 % bootstrap intervals."
         )
     )
+
+
+def verdicts(report: dict, who: str, few: bool) -> str:
+    """The plain verdict on the overall rating (else one per part), beside the raters' own
+    agreement where known; then, for a set rated on several parts, each part's band."""
+    parts = report["components"]
+    shown = ["overall"] if "overall" in parts else list(parts)
+    lines = [
+        ("" if part == "overall" else f"*{part}:* ")
+        + agreement_verdict(
+            None if few else parts[part], who, _ceiling(report, part), report["data"]
+        )
+        for part in shown
+    ]
+    if not few and "overall" in parts and by_part(parts):
+        lines.append(by_part(parts))
+    return "\n\n".join(lines)
+
+
+def _ceiling(report: dict, part: str) -> tuple[float, float] | None:
+    """How far the raters agree with each other (α, lowest–highest) on ``part``: measured for
+    ratings made here (overall: over the parts), known for the rubric labels, else None."""
+    measured = report.get("raters_alpha")
+    if measured is None:
+        return RATERS_AGREE.get(report["data"])
+    alphas = [a for p, a in measured.items() if a is not None and part in (p, "overall")]
+    return (min(alphas), max(alphas)) if alphas else None
 
 
 def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
@@ -98,6 +125,8 @@ def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, pr
     )
     if report["n_scored"] == 0:
         raise gr.Error(f"Nothing could be scored: {report['unscored']}")
+    if data.name == "ratings-here":  # people rated here together: their own agreement
+        report["raters_alpha"] = rater_agreement(load_ratings())
     names = list(report["components"])
     folder = Path(tempfile.mkdtemp(prefix="alignment-"))
     (folder / "report.json").write_text(
@@ -191,10 +220,9 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State
         go_align = gr.Button("Compare with people", variant="primary")
         notice = notice_box()
         summary = gr.Markdown()
-        scroll_cue()
+        cue = scroll_cue()
         table = result_table(TABLE_HEADERS, "Agreement (95 % bootstrap intervals)")
-        with gr.Accordion("What do these numbers mean?", open=False):
-            gr.Markdown(EXPLAINER)
+        meanings()
         scatter, dist, shift = (
             gr.Plot(label="People (across) against the scorer (up)"),
             gr.Plot(label="How the two sets of scores are spread"),
@@ -214,7 +242,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State
         [notice, summary, table, scatter, dist, shift, files, state],
         api_name="align",
     )
-    fit_after(aligned, [table])
+    fit_after(aligned, [table], cue)
     return state, source
 
 

@@ -21,6 +21,7 @@ from pages.widgets.trust import (
     checked_scorer,
     fit_after,
     labelled_set,
+    meanings,
     result_table,
     table_frame,
 )
@@ -214,6 +215,7 @@ def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             result_table(PANEL_HEADERS, "Panel"),
             result_table(TABLE_HEADERS, "Panel mean against people"),
         )
+        meanings()
     paneled = go_panel.click(
         with_notice(run_panel, 2),
         [pj, psource, psample, *keys],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gradio as gr
 
 from pages.widgets.notice import notice_box, scroll_cue, with_notice
-from pages.widgets.trust import TABLE_HEADERS, fit_after, result_table, table_frame
+from pages.widgets.trust import TABLE_HEADERS, fit_after, meanings, result_table, table_frame
 from scorers.calibration import CalibrationError, save_calibration
 from studies import alignment
 
@@ -55,15 +55,16 @@ def calibration_tab(state: gr.State) -> None:
         go_cal = gr.Button("Fit and test a calibration", variant="primary")
         notice = notice_box()
         cal_text = gr.Markdown()
-        scroll_cue()
+        cue = scroll_cue()
         before, after = (
             result_table(TABLE_HEADERS, "Before, on unseen rows"),
             result_table(TABLE_HEADERS, "After, same rows"),
         )
+        meanings()
     calibrated = go_cal.click(
         with_notice(run_calibration, 3, clears=True),
         [state, share, keep],
         [notice, cal_text, before, after],
         api_name="calibrate",
     )
-    fit_after(calibrated, [before, after])
+    fit_after(calibrated, [before, after], cue)

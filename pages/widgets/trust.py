@@ -136,18 +136,76 @@ def fitted(frame: pd.DataFrame | None) -> gr.Dataframe:
     return gr.Dataframe(column_widths=widths, max_height=MAX_TABLE_PX)
 
 
+#: The class of a statistics table (last column "what it means"), and its phone layout: at
+#: 390 px the explanations ran 800 px past the screen's edge (a sideways swipe for every
+#: row). A phone folds that column away (the same words are under "What do these numbers
+#: mean?", just below) and shares its width among the number columns.
+MEANING_TABLE = "meaning-table"
+PHONE_CSS = "".join(
+    f"@media (max-width: 700px) {{ .{MEANING_TABLE} {rule} }}"
+    for rule in (
+        ":is(.header-table, .virtual-body) { width: 100% !important; }",
+        "thead tr { display: flex; padding: 0 !important; }",  # a row's padding counts in flex
+        ".sizing-body { display: none; }",  # a hidden row of the longest texts, 1180 px wide
+        ":is(th, .body-cell) { flex: 1 1 0 !important; width: auto !important; "
+        "min-width: 84px !important; max-width: none !important; }",
+        # the statistic's longest word ("Krippendorff's") is never broken
+        ":is(th, .body-cell):first-child { flex-grow: 1.5 !important; min-width: 136px "
+        "!important; }",
+        ":is(th, .body-cell):last-child { display: none !important; }",
+    )
+)
+#: Parts (columns of numbers) a phone shows beside the statistic without a sideways swipe.
+PHONE_PARTS = 2
+
+
 def result_table(headers: list[str], label: str) -> gr.Dataframe:
-    """A table the page fills (read-only, its long texts wrapped; see :func:`fit_after`)."""
-    return gr.Dataframe(headers=headers, label=label, wrap=True, interactive=False)
+    """A table the page fills (read-only, its long texts wrapped; see :func:`fit_after`); a
+    statistics table (:data:`TABLE_HEADERS`) gets :data:`PHONE_CSS`'s phone layout."""
+    meaning = headers[-1] == TABLE_HEADERS[-1]
+    if meaning:  # a style element takes no room, even hidden; Gradio 6 takes CSS at launch
+        gr.HTML(f"<style>{PHONE_CSS}</style>", visible="hidden")
+    classes = [MEANING_TABLE] if meaning else None
+    return gr.Dataframe(
+        headers=headers, label=label, wrap=True, interactive=False, elem_classes=classes
+    )
 
 
-def fit_after(event: Dependency, tables: list[gr.Dataframe]) -> None:
+def meanings() -> gr.Accordion:
+    """The accordion "What do these numbers mean?": each statistic of :func:`table_frame` in
+    plain words (on a phone, where the table's own column is folded away, the only place)."""
+    with gr.Accordion("What do these numbers mean?", open=False) as box:
+        gr.Markdown(
+            "\n".join(f"- **{charts.LABELS[k]}**: {charts.EXPLAIN[k]}" for k in charts.TABLE_KEYS)
+        )
+    return box
+
+
+def wider_than_a_phone(*frames: pd.DataFrame | None) -> dict:
+    """Show a sideways cue only when a statistics table has more than :data:`PHONE_PARTS`
+    columns of numbers (a phone fits those; more scroll sideways).
+
+    >>> row = [["n", "9", "9", "9", "replies"]]
+    >>> wide = pd.DataFrame(row, columns=["statistic", "a", "b", "c", "what it means"])
+    >>> wider_than_a_phone(wide)["visible"], wider_than_a_phone(wide.iloc[:, 1:], None)["visible"]
+    (True, False)
+    """
+    parts = [len(f.columns) - 2 for f in frames if f is not None and not f.empty]
+    return gr.update(visible=any(n > PHONE_PARTS for n in parts))
+
+
+def fit_after(
+    event: Dependency, tables: list[gr.Dataframe], cue: gr.Markdown | None = None
+) -> None:
     """Once ``event`` has filled ``tables``, fit each one's columns to what it holds
     (:func:`fitted`): a display step of its own, so the page's API still answers with
     plain tables. The tables must say ``interactive=False`` (:func:`result_table`): an
-    event's input is otherwise made editable."""
+    event's input is otherwise made editable. ``cue``: a sideways-swipe cue shown only
+    while a table is wider than a phone (:func:`wider_than_a_phone`)."""
     for table in tables:
         event.then(fitted, table, table, api_name=False, show_progress="hidden")
+    if cue is not None:
+        event.then(wider_than_a_phone, tables, cue, api_name=False, show_progress="hidden")
 
 
 def phone_titles(fig: go.Figure, width: int = 40) -> go.Figure:
