@@ -30,8 +30,8 @@ from pages.widgets.trust import (
     phone_titles,
     result_table,
     table_frame,
-    trust_note,
 )
+from pages.widgets.trust_notes import trust_note
 from pages.widgets.trust_words import RATED_BY, RATERS_AGREE, agreement_verdict, by_part
 from reports import alignment as charts
 from scorers.registry import offered_scorer_ids

@@ -28,7 +28,7 @@ def urls() -> Iterator[tuple[str, str]]:
     from pages import trust
     from pages.widgets.launch import launch_options
     from pages.widgets.style import CSS
-    from pages.widgets.trust import trust_notes
+    from pages.widgets.trust_notes import trust_notes
 
     page = trust.build()
     with gr.Blocks() as box:  # the notes as one Markdown box, as Compare shows them

@@ -49,7 +49,7 @@ def test_the_band_follows_the_stored_pairs_and_only_people_count(tmp_path):
 
 
 def test_each_note_leads_with_what_people_would_give_or_says_it_cannot():
-    from pages.widgets.trust import trust_note, trust_notes
+    from pages.widgets.trust_notes import trust_note, trust_notes
 
     lead, how = trust_note("bert-head")
     band = people_band("bert-head")
@@ -84,7 +84,7 @@ def test_the_trust_page_shows_the_note_and_hides_the_statistics_one_click_away()
 def test_a_band_as_wide_as_most_of_the_scale_says_one_score_cannot_be_read_alone():
     """Cold walk: "between 0.5 below and 1.3 above" spans 1.8 of a 2-point scale, and nothing
     said that is too wide to judge one reply by."""
-    from pages.widgets.trust import trust_note
+    from pages.widgets.trust_notes import trust_note
 
     lead, _ = trust_note("bert-head")
     assert "too wide to read one reply's score on its own" in lead

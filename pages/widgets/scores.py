@@ -78,7 +78,7 @@ def judge_cautions(scorer_ids: Iterable[str] | None) -> str:
     >>> judge_cautions([])
     ''
     """
-    from pages.widgets.trust import trust_notes
+    from pages.widgets.trust_notes import trust_notes
 
     return trust_notes(scorer_ids)
 
