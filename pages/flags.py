@@ -214,9 +214,11 @@ def build() -> gr.Blocks:
         # Shows nothing: in the browser it watches the page come into view.
         sight = gr.HTML("", js_on_load=LOOK_ON_SIGHT_JS, apply_default_css=False,
                         container=False, padding=False)  # fmt: skip
-        with gr.Row():
-            count = gr.Slider(5, 200, value=20, step=5, label="Rows to show")
-            refresh = gr.Button("Refresh")
+        # Refresh as tall as the slider's box beside it; on a phone, under it at full width.
+        with gr.Row(equal_height=True):
+            count = gr.Slider(5, 200, value=20, step=5, label="Rows to show", scale=3,
+                              min_width=220)  # fmt: skip
+            refresh = gr.Button("Refresh", scale=1, min_width=160)
         status = gr.Markdown()
         table = gr.Dataframe(
             headers=VIEW_HEADERS,

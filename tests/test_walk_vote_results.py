@@ -1,8 +1,8 @@
 """Newcomer walk, Vote results: the status line said "each was shown in up to 1 votes" and
 "Bradley–Terry log-strength"; on a phone the sources' names beside the bars took half the
 chart's width. Now the count reads plainly ("1 vote"), the score is a "strength" with its
-meaning in words (the technical name in small print under the table), and each name sits
-above its bars, which keep the chart's whole width.
+meaning in words (the technical name folded under the table, in "How the votes are
+counted"), and each name sits above its bars, which keep the chart's whole width.
 
 The browser test takes screenshots at 1280x900 and 390x844 into ``test-artifacts/walk-fixes/``.
 """
@@ -69,19 +69,18 @@ def test_one_vote_is_counted_in_plain_words(folder):
     assert "Strength: higher = picked as most empathetic more often" in status
 
 
-def test_the_technical_name_is_in_small_print_under_the_ranking(folder):
+def test_the_technical_name_is_folded_under_the_ranking(folder):
     from pages import vote
+    from reports.votes import RANKING_HEADERS
 
     page = vote.build()
-    texts = [str(c["props"].get("value") or "") for c in page.config["components"]]
-    small = [t for t in texts if "Bradley–Terry" in t]
-    assert len(small) == 1 and small[0].startswith("<small>"), small
-    headers = next(
-        c["props"]["headers"]
-        for c in page.config["components"]
-        if "rank" in (c["props"].get("headers") or [])
-    )
-    assert headers[2] == "strength"
+    components = page.config["components"]
+    texts = [str(c["props"].get("value") or "") for c in components]
+    named = [t for t in texts if "Bradley–Terry" in t]
+    assert len(named) == 1, named
+    folded = [c for c in components if c["props"].get("label") == "How the votes are counted"]
+    assert len(folded) == 1 and folded[0]["props"].get("open") is False
+    assert RANKING_HEADERS[2] == "strength"
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +114,7 @@ def test_the_bars_get_the_charts_width_on_a_phone(url, folder, width, height):
         tab.wait_for_timeout(1000)
         plot.scroll_into_view_if_needed()
         tab.screenshot(path=str(SHOTS / f"vote-results-chart-{width}.png"))
-        tab.get_by_text("How the strength is computed").scroll_into_view_if_needed()
+        tab.locator("#vote-ranking").scroll_into_view_if_needed()
         tab.screenshot(path=str(SHOTS / f"vote-results-ranking-{width}.png"))
         shape = plot.evaluate(GEOMETRY_JS)
         browser.close()

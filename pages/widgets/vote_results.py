@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
+from html import escape
 from pathlib import Path
 
 import gradio as gr
 
 from core.csvlog import CsvLogError
-from pages.widgets.notice import notice_box, reports_problems, scroll_cue
+from pages.widgets.notice import notice_box, reports_problems
 from reports.votes import (
     AGREEMENT_HEADERS,
     RANKING_HEADERS,
@@ -26,15 +27,69 @@ from studies.votes.log import VoteLog
 from studies.votes.rounds import list_rounds
 from studies.votes.tally import SourceResult, tally
 
-#: The ranking's technical name, in small print under the table (one look away, not in the way).
-HOW_RANKED = (
-    "<small>How the strength is computed: a Bradley–Terry model fitted to every most/least "
-    "choice (the most empathetic pick beats every other reply shown, and each of those beats "
-    "the least empathetic pick); the strength is its log-strength, centred on 0. The 95% interval "
-    "is a bootstrap over voters: with few voters it is wide, and two replies whose intervals "
-    "overlap are not told apart. (The full method is in the project's source, docs/votes.md.)"
-    "</small>"
+#: How the votes are counted, in plain words (folded under the ranking; the full method, with a
+#: check on simulated votes, is in docs/votes.md for people who run the code).
+HOW_COUNTED = (
+    "Each vote names the most and the least empathetic of the replies a voter was shown. "
+    "It is read as a set of small contests: the *most* reply beats every other reply shown, "
+    "and each of those beats the *least* reply. A standard model for such contests (the "
+    "Bradley–Terry model) turns all of them into one **strength** per source: 0 is average, "
+    "higher means picked as most empathetic more often. The **95% interval** comes from "
+    "re-drawing the voters at random many times: with few voters it is wide, and while two "
+    "sources' intervals overlap, the votes cannot tell them apart yet.\n\n"
+    "<small>For people who run the code: the full method, checked on simulated votes, is in "
+    "docs/votes.md in the project's source.</small>"
 )
+#: The tables' own style. On a wide screen a plain table; on a phone each row is a block: its
+#: name on the first line, then each figure with its column's name, wrapped (no sideways swipe).
+FITTING_TABLE_CSS = """
+table { width: 100%; border-collapse: collapse; font-size: var(--text-md);
+        color: var(--body-text-color); }
+th, td { text-align: left; vertical-align: top; padding: 6px 10px;
+         border: 1px solid var(--border-color-primary); }
+th { font-weight: 600; background: var(--table-even-background-fill); }
+@media (max-width: 640px) {
+  thead { display: none; }
+  tr { display: block; padding: 8px 0; border-bottom: 1px solid var(--border-color-primary); }
+  td { display: inline; padding: 0; border: 0; }
+  td.lead { font-weight: 600; }
+  td.lead:not(.lead-end) { margin-right: 6px; }
+  td.lead-end::after { content: ""; display: block; margin-bottom: 4px; }
+  td.figure { display: inline-block; margin-right: 14px; }
+  td.figure::before { content: attr(data-label) ": "; color: var(--body-text-color-subdued); }
+}
+"""
+
+
+def fitting_table(headers: Sequence[str], rows: Sequence[Sequence[object]], lead: int = 1) -> str:
+    """An HTML table for :data:`FITTING_TABLE_CSS`: the first ``lead`` columns name the row (its
+    first line on a phone), each other cell carries its column's name for a phone to show.
+
+    >>> html = fitting_table(["rank", "source", "strength"], [[1, "<b>A</b>", "+0.5"]], lead=2)
+    >>> '<td class="lead lead-end">&lt;b&gt;A&lt;/b&gt;</td>' in html
+    True
+    >>> '<td class="figure" data-label="strength">+0.5</td>' in html
+    True
+    >>> fitting_table(["rank"], [])
+    ''
+    """
+    if not rows:
+        return ""
+
+    def cell(text: object) -> str:  # "$" stays text in Gradio's HTML template
+        return escape(str(text)).replace("$", "&#36;")
+
+    head = "".join(f"<th>{cell(h)}</th>" for h in headers)
+    body = []
+    for row in rows:
+        cells = [
+            f'<td class="lead{" lead-end" if i == lead - 1 else ""}">{cell(v)}</td>'
+            if i < lead
+            else f'<td class="figure" data-label="{cell(headers[i])}">{cell(v)}</td>'
+            for i, v in enumerate(row)
+        ]
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 def results(code: str) -> list[object]:
@@ -48,8 +103,8 @@ def results(code: str) -> list[object]:
     if not found:
         return [
             shares_chart([]),
-            [],
-            [],
+            "",
+            "",
             f"No votes yet{' for round ' + code if code else ''}.",
             None,
         ]
@@ -60,7 +115,13 @@ def results(code: str) -> list[object]:
         "most empathetic more often (0 = average). When two intervals overlap, the class "
         "cannot tell those two apart yet."
     )
-    return [shares_chart(found), ranking_rows(found), agreement_rows(agreement), status, str(path)]
+    return [
+        shares_chart(found),
+        fitting_table(RANKING_HEADERS, ranking_rows(found), lead=2),
+        fitting_table(AGREEMENT_HEADERS, agreement_rows(agreement)),
+        status,
+        str(path),
+    ]
 
 
 def shown_in(found: Sequence[SourceResult]) -> str:
@@ -81,6 +142,17 @@ def votes_file() -> str | None:
     return str(path) if path.exists() else None
 
 
+def table_box(elem_id: str) -> gr.HTML:
+    """A box for a :func:`fitting_table` (empty until results are shown)."""
+    return gr.HTML(
+        "",
+        elem_id=elem_id,
+        css_template=FITTING_TABLE_CSS,
+        js_on_load=None,
+        apply_default_css=False,
+    )
+
+
 def results_tab() -> gr.Textbox:
     """The Results tab and its events; returns its round-code box (the open round fills it)."""
     with gr.Tab("Results"):
@@ -89,11 +161,11 @@ def results_tab() -> gr.Textbox:
             refresh = gr.Button("Show results", scale=1)
         status = notice_box()
         chart = gr.Plot(label="Most and least empathetic, share of votes")
-        scroll_cue()
-        ranking = gr.Dataframe(headers=RANKING_HEADERS, interactive=False, wrap=True)
-        gr.Markdown(HOW_RANKED)
+        ranking = table_box("vote-ranking")
+        with gr.Accordion("How the votes are counted", open=False):
+            gr.Markdown(HOW_COUNTED)
         gr.Markdown("How often each scorer's top (bottom) reply was the voter's most (least):")
-        agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False)
+        agreement = table_box("vote-agreement")
         with gr.Row():
             results_download = gr.DownloadButton("Download results (CSV)", value=None)
             votes_download = gr.DownloadButton("Download votes (CSV)", value=votes_file)
