@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -97,7 +98,8 @@ def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
     if not results:
         return empty_figure("No votes yet: the shares appear after the first vote.")
     ordered = sorted(results, key=lambda r: r.most_share - r.least_share)
-    labels = [source_label(r.source) for r in ordered]
+    # Plotly reads tags in text (<b>, <a href>): a teacher's label is shown as typed.
+    labels = [html.escape(source_label(r.source), quote=False) for r in ordered]
     names = [wrap(label, 22) for label in labels]  # the bars' keys, shown on hover
     ticks = [wrap(label, LABEL_CHARS) for label in labels]  # the names above the bars
     row_px, starts = rows_of(ticks)

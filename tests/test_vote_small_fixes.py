@@ -101,3 +101,16 @@ def test_no_votes_show_empty_tables(folder):
 
     _chart, ranking, agreement, status, path = results("ZZZZ")
     assert (ranking, agreement, path) == ("", "", None) and status == "No votes yet for round ZZZZ."
+
+
+def test_a_teachers_label_is_shown_as_typed_on_the_chart_not_read_as_markup():
+    """Helper's note: Plotly drew a teacher's reply label "<b>warm</b>" in bold (it reads
+    tags, links among them); the chart's names are escaped."""
+    from reports.votes import shares_chart
+    from studies.votes.tally import SourceResult
+
+    fields = SourceResult.__dataclass_fields__
+    values = {name: 0 for name in fields} | {"source": "teacher/<b>warm</b> <a href='x'>one</a>"}
+    fig = shares_chart([SourceResult(**values)])
+    shown = " ".join(str(t) for t in fig.layout.yaxis.ticktext)
+    assert "<b>" not in shown and "<a " not in shown and "&lt;b&gt;warm" in shown
