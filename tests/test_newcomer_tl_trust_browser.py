@@ -7,18 +7,16 @@ the notes (for Compare) opens its statistics the same way. Screenshots go to
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from config import ROOT
+from tests.conftest import browser_page, require_chromium
 
 pytestmark = pytest.mark.slow
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "newcomer"
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -50,13 +48,10 @@ def urls() -> Iterator[tuple[str, str]]:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_trust_note_reads_first_and_opens_its_statistics(urls, size):
-    from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     width, height = SIZES[size]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": height})
+    with browser_page(width, height) as tab:
         tab.goto(urls[0])
         note = tab.locator("#trust-note")
         note.get_by_text("people would likely give between").wait_for(timeout=60_000)
@@ -79,4 +74,3 @@ def test_the_trust_note_reads_first_and_opens_its_statistics(urls, size):
         tab.get_by_text("How this was measured").first.click()
         tab.get_by_text("root mean square error 0.88").wait_for(timeout=10_000)
         tab.screenshot(path=str(SHOTS / f"trust-notes-one-box-{size}.png"), full_page=True)
-        browser.close()

@@ -6,16 +6,14 @@ or onto its plot. The scorer is a fast stand-in, so the test needs no model."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from scorers.base import Score, Scorer
+from tests.conftest import browser_page, require_chromium
 
 pytestmark = pytest.mark.slow
-CHROMIUM = "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+require_chromium()
 
 
 class Varied(Scorer):
@@ -70,17 +68,13 @@ LAYOUT_JS = """() => {
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_agreement_results_fit(url, width):
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": 900})
+    with browser_page(width, 900) as tab:
         tab.goto(url)
         tab.get_by_role("button", name="Compare with people").click()
         tab.get_by_text("replies scored").first.wait_for(timeout=120_000)
         tab.wait_for_timeout(1500)  # the tables' widths arrive in their own step
         found = tab.evaluate(LAYOUT_JS)
-        browser.close()
     (table,) = found["tables"]
     assert not table["hidden_rows"], found
     if width == 1280:  # on a phone the table scrolls sideways, under a cue that says so

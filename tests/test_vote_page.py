@@ -18,10 +18,9 @@ from responders import registry
 from studies.votes import rounds as votes_module
 from studies.votes.log import VoteLog
 from studies.votes.rounds import Entry, create_round, load_round
-from tests.conftest import ScriptedResponder
+from tests.conftest import CHROMIUM, ScriptedResponder, browser_page
 
 LOCAL = "local/qwen2.5-coder-1.5b"
-CHROMIUM = "/usr/bin/chromium"
 NO_KEYS = ("", "", "", "")
 
 
@@ -242,21 +241,17 @@ def test_a_long_reply_is_shown_whole_on_a_phone_and_a_desktop(url, folder, width
     (it stopped at 24 lines, cutting a long reply off on a 390 px phone)."""
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed here")
-    from playwright.sync_api import sync_playwright
 
     paragraph = "Moving somewhere new can make everything feel unfamiliar at once. " * 4
     long = "\n\n".join(f"Part {i}: {paragraph}" for i in range(1, 9)) + "\n\nTHE LAST LINE."
     entries = [Entry("a/x", long), Entry("b/y", "A short reply.")]
     rnd = create_round("I feel so alone since my move.", entries, folder=folder)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": 844})
+    with browser_page(width, 844) as tab:
         tab.goto(f"{url}?round={rnd.code}")
         tab.get_by_text(f"Round {rnd.code}").wait_for(timeout=30_000)
         tab.wait_for_timeout(500)
         measure = "t => [t.value.slice(-14), t.scrollHeight, t.clientHeight]"
         boxes = [tab.get_by_label(f"Reply {letter}").evaluate(measure) for letter in "AB"]
-        browser.close()
     assert sorted(b[0] for b in boxes) == ["A short reply.", "THE LAST LINE."]
     for end, full, shown in boxes:
         assert full <= shown + 2, f"the reply ending {end!r} shows {shown} of {full} px"

@@ -16,8 +16,8 @@ from config import ROOT
 from core import flags as log_folder  # the ratings log lives in the flag folder
 from core.ratings import RatingLog, RatingRecord
 from pages import trust
+from tests.conftest import CHROMIUM, browser_page
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
 RATINGS_HERE = "Ratings made here: people's own ratings from the Compare page (Your rating)"
 LOCAL_JUDGE = "judge-weighted/local/qwen2.5-coder-1.5b"
@@ -100,7 +100,6 @@ def test_the_app_reads_the_sets_again_when_the_trust_tab_is_selected() -> None:
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
 def test_in_a_browser_a_rating_saved_on_compare_is_offered_on_trust(no_ratings, size) -> None:
-    from playwright.sync_api import sync_playwright
 
     from pages.widgets.style import CSS
 
@@ -108,9 +107,7 @@ def test_in_a_browser_a_rating_saved_on_compare_is_offered_on_trust(no_ratings, 
     app.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1", css=CSS)
     SHOTS.mkdir(parents=True, exist_ok=True)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            tab = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        with browser_page(size[0], size[1]) as tab:
             tab.goto(app.local_url)
             tab.get_by_role("tab", name="Trust").click()
             tab.get_by_text(RATINGS_HERE + " — not installed").first.wait_for(timeout=30_000)
@@ -124,6 +121,5 @@ def test_in_a_browser_a_rating_saved_on_compare_is_offered_on_trust(no_ratings, 
             offered.scroll_into_view_if_needed()
             tab.wait_for_timeout(500)
             tab.screenshot(path=str(SHOTS / f"trust-rating-offered-{size[0]}.png"))
-            browser.close()
     finally:
         app.close()

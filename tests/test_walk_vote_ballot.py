@@ -19,9 +19,8 @@ from config import ROOT
 from studies.votes import rounds as votes_module
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round
-from tests.conftest import served, votes_kept_in
+from tests.conftest import CHROMIUM, browser_page, served, votes_kept_in
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
 VOTED = "You have voted in this round"
 
@@ -95,13 +94,11 @@ def url(folder: Path) -> Iterator[str]:
 def test_after_voting_and_after_a_reload_vote_cannot_be_pressed(url, folder, width, height):
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed here")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     rnd = three_replies(folder)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": height})
+    with browser_page(width, height) as tab:
         tab.goto(f"{url}?round={rnd.code}")
         tab.get_by_text(f"Round {rnd.code}").wait_for(timeout=30_000)
         most = tab.locator("fieldset", has_text="Most empathetic reply")
@@ -135,4 +132,3 @@ def test_after_voting_and_after_a_reload_vote_cannot_be_pressed(url, folder, wid
         assert most.get_by_label("A", exact=True).is_disabled()
         expect(why).to_have_value("A asks how I am.")  # the voter's own reason, read-only
         expect(why).not_to_be_editable()
-        browser.close()

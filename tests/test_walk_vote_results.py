@@ -17,9 +17,8 @@ import pytest
 from config import ROOT
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round
-from tests.conftest import served, votes_kept_in
+from tests.conftest import CHROMIUM, browser_page, served, votes_kept_in
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
 LOCAL = "local/qwen2.5-coder-1.5b"
 #: The plot area's width over the chart's, and each name's box against every bar's box.
@@ -96,15 +95,12 @@ def url(folder: Path) -> Iterator[str]:
 def test_the_bars_get_the_charts_width_on_a_phone(url, folder, width, height):
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed here")
-    from playwright.sync_api import sync_playwright
 
     rnd = long_named_round(folder)
     for n, (most, least) in enumerate([("A", "B"), ("C", "D"), ("A", "D")]):
         cast_vote(rnd, f"voter-{width}-{n}", most, least, folder=folder)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        tab = browser.new_page(viewport={"width": width, "height": height})
+    with browser_page(width, height) as tab:
         tab.goto(url)
         tab.get_by_role("tab", name="Results").click()
         tab.get_by_label("Round code (blank = every round)").fill(rnd.code)
@@ -117,7 +113,6 @@ def test_the_bars_get_the_charts_width_on_a_phone(url, folder, width, height):
         tab.locator("#vote-ranking").scroll_into_view_if_needed()
         tab.screenshot(path=str(SHOTS / f"vote-results-ranking-{width}.png"))
         shape = plot.evaluate(GEOMETRY_JS)
-        browser.close()
     assert shape["names"] == 4 and shape["outside"] == 0, shape
     assert shape["covered"] == 0, f"a name lies over a bar: {shape}"
     assert shape["share"] > 0.8, f"the bars get {shape['share']:.0%} of the chart's width"
