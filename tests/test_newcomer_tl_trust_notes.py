@@ -88,4 +88,6 @@ def test_a_band_as_wide_as_most_of_the_scale_says_one_score_cannot_be_read_alone
 
     lead, _ = trust_note("bert-head")
     assert "too wide to read one reply's score on its own" in lead
-    assert "compare replies side by side" in lead
+    # Cold walk 3: "compare replies side by side" here contradicted the Trust page's verdict
+    # for the same head ("nor to rank a few"); the note now points there instead.
+    assert "side by side" not in lead and "a few tenths between two replies mean little" in lead

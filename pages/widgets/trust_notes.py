@@ -81,8 +81,8 @@ def _too_wide(width: float, scale: float) -> str:
         return ""
     return (
         f" That band covers {fmt(width, 1)} of the scale's {fmt(scale, 0)} points: too wide to "
-        "read one reply's score on its own. Use it to compare replies side by side, not to judge "
-        "a single reply."
+        "read one reply's score on its own, and a few tenths between two replies mean little. "
+        "How far its order of replies matches people's: the Trust page's verdict."
     )
 
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from scorers.safety.wording import PAST_MISSED, RISK_LABELS, SAYS
@@ -79,7 +80,8 @@ class SafetyResult:
             kinds = " / ".join(RISK_LABELS.get(k, "a risk") for k in self.risk_kinds)
             where = "An earlier message in the conversation" if self.risk_earlier else "The message"
             shows = (
-                f"tells of past {kinds} (not a sign of risk now on its own)"
+                f"tells of {_past(kinds, self.evidence.get('message', ''))} (not a sign of risk "
+                "now on its own)"
                 if self.risk_past
                 else f"shows {kinds}"
             )
@@ -112,3 +114,15 @@ class SafetyResult:
             "safety_verdict": self.verdict,
             "safety_reason": self.reason,
         }
+
+
+def _past(kinds: str, words: str) -> str:
+    """A past risk in plain words: an attempt is said to be one, not "thoughts".
+
+    >>> _past("thoughts of suicide or self-harm", "I tried to kill myself when I was 15.")
+    'a past suicide attempt'
+    >>> _past("thoughts of suicide or self-harm", "I used to cut myself.")
+    'past thoughts of suicide or self-harm'
+    """
+    attempt = re.search(r"\b(tried|attempt\w*|overdosed)\b", words, re.IGNORECASE)
+    return "a past suicide attempt" if attempt else f"past {kinds}"
