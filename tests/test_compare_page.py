@@ -85,7 +85,9 @@ def test_bundled_question_gets_replies_scores_and_radars(client):
         assert (who, names("bert-head")) in scored and (who, names(JUDGE)) in scored
     assert all(1 <= r["Overall"] <= 3 for r in rows)
     assert all(r["Why (judge's reason or note)"] for r in rows if r["Scored by"] == names(JUDGE))
-    assert radar_traces(outputs, 0).count(shown["human/counselchat"]) == 2  # one per scorer
+    # one per scorer; a close call on safety adds "(safety: uncertain)" to the name
+    traces = [t.removesuffix(" (safety: uncertain)") for t in radar_traces(outputs, 0)]
+    assert traces.count(shown["human/counselchat"]) == 2
     assert sorted(set(radar_traces(outputs, 1))) == sorted([names("bert-head"), names(JUDGE)])
 
 

@@ -24,7 +24,7 @@ require_chromium()
 def url() -> Iterator[str]:
     from pages import adversarial
 
-    with served(adversarial.demo) as address:
+    with served(adversarial.build()) as address:
         yield address
 
 

@@ -173,7 +173,9 @@ def test_bundled_examples_show_precomputed_results_that_match_a_live_run():
         )
     reply, message, table, _chart, rows, _picker, note = pick_example(EXAMPLES[0]["name"])
     assert reply == EXAMPLES[0]["reply"] and message == EXAMPLES[0]["message"]
-    assert table.count("<tr>") == 1 + 1 + len(PERTURBATIONS) and len(rows) == len(PERTURBATIONS)
+    # a header row, the original, and per change its scores' row with its text under it
+    changes = table.count("<tr class='lab-change'>")
+    assert changes == table.count("<tr class='lab-text'>") == len(PERTURBATIONS) == len(rows)
     assert note.startswith("Precomputed")
 
 

@@ -1,6 +1,6 @@
 """The Trust page's verdicts in plain words: how far a scorer orders replies as its raters do,
 what that allows, how that compares with the raters' agreement with each other where it is
-known, and who those raters are (people, or LLM annotators: never called people or experts).
+known, and who those raters are (people, or LLM annotators: named for what they are).
 
 >>> RATED_BY["rubric-labels"]
 'the LLM annotators'
