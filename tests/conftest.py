@@ -320,3 +320,18 @@ def browser_page(width: int, height: int = 900, **options: object) -> Iterator[A
             yield context.new_page()
         finally:
             browser.close()
+
+
+@pytest.fixture(params=[(1280, 900), (390, 844)], ids=["wide", "phone"])
+def tab(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh tab at desktop and at phone size (``tab.width``); errors the page throws fail
+    the test. Screenshots go to the test module's ``SHOTS`` folder, made here when it has one."""
+    shots = getattr(request.module, "SHOTS", None)
+    if shots is not None:
+        shots.mkdir(parents=True, exist_ok=True)
+    width, height = request.param
+    with browser_page(width, height) as page:
+        page.width, page.errors = width, []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        yield page
+    assert page.errors == [], f"browser errors: {page.errors}"

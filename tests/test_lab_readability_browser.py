@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import browser_page, require_chromium, served
+from tests.conftest import require_chromium, served
 
 pytestmark = pytest.mark.slow
 SHOTS = Path("/tmp/lab_readability")
@@ -26,17 +26,6 @@ def url() -> Iterator[str]:
 
     with served(adversarial.build()) as address:
         yield address
-
-
-@pytest.fixture(params=[(1280, 900), (390, 844)], ids=["wide", "phone"])
-def tab(request: pytest.FixtureRequest) -> Iterator[object]:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    width, height = request.param
-    with browser_page(width, height) as page:
-        page.width, page.errors = width, []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        yield page
-    assert page.errors == [], f"browser errors: {page.errors}"
 
 
 def overflow(element) -> int:  # type: ignore[no-untyped-def]

@@ -15,7 +15,7 @@ import pytest
 from core.questions import load_questions
 from pages.widgets.reply_panels import panel_id
 from pages.widgets.send_to_lab import BUTTON
-from tests.conftest import browser_page, require_chromium, served
+from tests.conftest import require_chromium, served
 
 pytestmark = pytest.mark.slow
 SHOTS = Path("/tmp/lab_send")
@@ -32,17 +32,6 @@ def url() -> Iterator[str]:
 
     with served(app.build_app()) as address:
         yield address
-
-
-@pytest.fixture(params=[(1280, 900), (390, 844)], ids=["wide", "phone"])
-def tab(request: pytest.FixtureRequest) -> Iterator[object]:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    width, height = request.param
-    with browser_page(width, height) as page:
-        page.width, page.errors = width, []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        yield page
-    assert page.errors == [], f"browser errors: {page.errors}"
 
 
 def therapist_reply(tab, address: str):  # type: ignore[no-untyped-def]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from scorers.base import Score, Scorer
-from tests.conftest import browser_page, require_chromium, served
+from tests.conftest import require_chromium, served
 
 pytestmark = pytest.mark.slow
 SHOTS = Path("/tmp/trust_verdict")
@@ -43,17 +43,6 @@ def url() -> Iterator[str]:
             yield address
     finally:
         patch.undo()
-
-
-@pytest.fixture(params=[(1280, 900), (390, 844)], ids=["wide", "phone"])
-def tab(request: pytest.FixtureRequest) -> Iterator[object]:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    width, height = request.param
-    with browser_page(width, height) as page:
-        page.width, page.errors = width, []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        yield page
-    assert page.errors == [], f"browser errors: {page.errors}"
 
 
 #: How far the page and the statistics table reach sideways, past what shows.

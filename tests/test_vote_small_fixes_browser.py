@@ -19,7 +19,7 @@ from pages.widgets.round_maker import TEACHER_LABEL
 from responders import registry
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round, save_round
-from tests.conftest import ScriptedResponder, browser_page, require_chromium, served, votes_kept_in
+from tests.conftest import ScriptedResponder, require_chromium, served, votes_kept_in
 
 pytestmark = pytest.mark.slow
 SHOTS = Path("/tmp/vote_small_fixes")
@@ -51,17 +51,6 @@ def url(folder: Path) -> Iterator[str]:
     with served(vote.build()) as address:
         yield address.rstrip("/")
     patch.undo()
-
-
-@pytest.fixture(params=[(1280, 900), (390, 844)], ids=["wide", "phone"])
-def tab(request: pytest.FixtureRequest) -> Iterator[object]:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    width, height = request.param
-    with browser_page(width, height) as page:
-        page.width, page.errors = width, []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        yield page
-    assert page.errors == [], f"browser errors: {page.errors}"
 
 
 def scored_round(folder: Path) -> VoteRound:
