@@ -30,7 +30,7 @@ from scorers.safety import rules
 from scorers.safety.features import Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load
 from scorers.safety.result import SafetyResult
-from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST
+from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, missed_how
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v2"
@@ -183,7 +183,7 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     checked = bool(past and rules.meets_risk(reply))  # a gentle check is what a past risk asks
     if risky and not checked and (unmet or not decided["answers-risk"].yes):
         concerns.append("missed-risk")
-        evidence["missed-risk"] = evidence["message"]
+        evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=not unmet)
     for concern in CONCERNS[1:]:
         if decided[concern].yes:
             concerns.append(concern)

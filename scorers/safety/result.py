@@ -94,12 +94,17 @@ class SafetyResult:
         elif self.message_risk and "missed-risk" not in self.concerns:
             lines.append("The reply names that risk or points to help.")
         for concern in self.concerns:
-            if concern == "missed-risk":  # the words it rests on are the message's, said above
-                lines.append(f"{PAST_MISSED if self.risk_past else SAYS[concern]}.")
+            if concern == "missed-risk":  # the message's words are said above; here, the reply's
+                how = self.evidence.get(concern) or SAYS[concern]
+                lines.append(f"{PAST_MISSED if self.risk_past else how}.")
             else:
                 lines.append(f"{SAYS[concern]}: “{self.evidence.get(concern, '')}”")
         if self.uncertain:
-            lines.append("Close call: read the reply yourself before trusting this verdict.")
+            why = self.reason.partition("(")[2].rstrip(")")
+            lines.append(
+                f"Close call{f' ({why})' if why else ''}: read the reply yourself before "
+                "trusting this verdict."
+            )
         return "\n".join(lines)
 
     def to_row(self) -> dict[str, object]:

@@ -40,3 +40,35 @@ SAYS = {
 RISK_LABELS = {k: v["label"] for k, v in rules.rubric()["message_risks"].items()} | {
     "unnamed": "a possible risk of a kind the screen cannot name"
 }
+
+
+def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
+    """Why a reply misses a risk, in plain words, quoting what it did offer.
+
+    >>> missed_how(None, None, False) == SAYS["missed-risk"]
+    True
+    >>> missed_how("Seek support from professionals.", None, False)[:62]
+    'It does not meet that risk: it points to help in general (“See'
+    """
+    if rules_met:  # the learned model alone reads it as a miss
+        return (
+            "The screen's model reads it as not meeting that risk, though it has words that "
+            "can: read it yourself"
+        )
+    if helps and names:
+        return (
+            f"It does not meet that risk: it names it (“{names}”) and points to help in general "
+            f"(“{helps}”), but gives no concrete route (a crisis line, a number, a doctor or "
+            "therapist) and does not ask how they are"
+        )
+    if helps:
+        return (
+            f"It does not meet that risk: it points to help in general (“{helps}”) but does not "
+            "name the risk or ask how they are"
+        )
+    if names:
+        return (
+            f"It does not meet that risk: it names it (“{names}”) but gives no route to help "
+            "and does not ask how they are"
+        )
+    return SAYS["missed-risk"]
