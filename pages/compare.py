@@ -37,33 +37,26 @@ from pages.widgets.conversation import (
 )
 from pages.widgets.judge import judge_controls
 from pages.widgets.keys import key_boxes
-from pages.widgets.notice import reports_problems, scroll_cue
+from pages.widgets.notice import reports_problems
 from pages.widgets.radar_fit import fit_radars
 from pages.widgets.rating import rating_box
 from pages.widgets.rating import wire as wire_rating
 from pages.widgets.reply_panels import (
     FlagControls,
     default_selection,
+    ended_boxes,
     message_edited,
     panel_visibility,
     picked_question,
     refresh_choices,
     reply_panels,
     responder_choices,
+    started_panels,
 )
-from pages.widgets.scores import (
-    SCORES_HELP,
-    judge_cautions,
-    judge_hint,
-    names,
-    ticked_by_default,
-)
+from pages.widgets.score_area import score_area
+from pages.widgets.scores import judge_cautions, judge_hint, names, ticked_by_default
 from pages.widgets.send_to_lab import LabSources
 from pages.widgets.shown_replies import started_updates, stop_lines
-from reports.charts import (
-    RADAR_CAPTION,
-    SCORE_COLUMNS,
-)
 from scorers.registry import DEFAULT_SCORERS, scorer_label
 
 SAFETY_HELP = (
@@ -134,27 +127,6 @@ def _inputs() -> tuple[gr.components.Component, ...]:
     return message, selected, scorer_box, run, stop, rescore_button
 
 
-def _scores() -> tuple[gr.Markdown, gr.Dataframe, gr.Plot, gr.Plot]:
-    """The scores section: what the numbers mean, cautions, the table and both radars."""
-    gr.Markdown("### Scores\n" + SCORES_HELP + "\n\n" + SAFETY_HELP)
-    cautions = gr.Markdown(
-        judge_cautions(ticked_by_default(DEFAULT_SCORERS)[0]), elem_id="scorer-cautions"
-    )
-    scroll_cue()
-    table = gr.Dataframe(
-        headers=SCORE_COLUMNS,
-        interactive=False,
-        wrap=True,
-        # who, scorer, overall, safety, the three components, status, why (reports.charts)
-        column_widths=["130px", "150px", "80px", "170px", "95px", "95px", "100px", "90px", "300px"],
-    )
-    by_scorer = gr.Plot(label="By scorer", elem_id="radar-by-scorer")
-    gr.Markdown(RADAR_CAPTION + " Colours stay the same for each responder on every chart.")
-    by_responder = gr.Plot(label="By responder", elem_id="radar-by-responder")
-    gr.Markdown(RADAR_CAPTION + " Here each colour is a scorer: shapes that overlap agree.")
-    return cautions, table, by_scorer, by_responder
-
-
 def _sampling() -> tuple[gr.Textbox, gr.Slider, gr.Slider]:
     with gr.Accordion("Prompt and sampling", open=False):
         system = gr.Textbox(value=DEFAULT_SYSTEM_PROMPT, label="System prompt", lines=3)
@@ -208,10 +180,11 @@ def _build() -> tuple[gr.Blocks, LabSources]:
         progress = gr.Markdown("", elem_id="compare-progress")
         replies_to = gr.Markdown("", elem_id="replies-to")  # the message the replies answer
         columns, outputs, flags = reply_panels()
-        statuses = outputs[1::2]  # each panel's status line ("streaming…" while it writes)
+        texts, statuses = outputs[::2], outputs[1::2]  # each reply, and its status line
         rating = rating_box()
         carry_from, next_turn, carry_button, carried = carry_on_controls()
-        cautions, score_table, by_scorer, by_responder = _scores()
+        scores = score_area(SAFETY_HELP)
+        score_table, by_scorer, by_responder = scores.table, scores.by_scorer, scores.by_responder
         with gr.Row():
             export = gr.Button("Download this comparison (CSV and JSON)", size="sm")
             export_files = gr.File(label="The comparison: replies, scores, settings, safety, time",
@@ -228,7 +201,7 @@ def _build() -> tuple[gr.Blocks, LabSources]:
         fit_radars(page)
 
         selected.change(panel_visibility, [selected, replies], columns, api_name=False)
-        scorer_box.change(judge_cautions, scorer_box, cautions, api_name=False)
+        scorer_box.change(judge_cautions, scorer_box, scores.cautions, api_name=False)
         for box in keys_in:
             box.change(refresh_choices, keys_in, selected, api_name=False)
         asked = gr.State(None)  # the message the replies on screen answer, set as a run starts
@@ -258,6 +231,8 @@ def _build() -> tuple[gr.Blocks, LabSources]:
             outputs,
             api_name="compare",
         )
+        # Once it ends, an empty reply box whose line says why (an error) is folded away too.
+        event.then(ended_boxes, [replies, *statuses], texts, api_name=False, show_progress="hidden")
         rescoring = busy_while(
             rescore_button,
             buttons,
@@ -285,11 +260,16 @@ def _build() -> tuple[gr.Blocks, LabSources]:
             export_files,
             api_name="export_comparison",
         )
-        hidden = [score_table, by_scorer, by_responder]
-        wire_rating(rating, page, replies, hidden, keys_in, names, after=[event, rescoring])
+        wire_rating(rating, page, replies, scores.hidden, scores.blind_note, keys_in, names,
+                    after=[event, rescoring])  # fmt: skip
         _wire_flags(flags, replies, keys_in, asked, replies_to)
         # A run starts: the panels it asks for, and no reply kept from the last run.
-        asked.change(panel_visibility, selected, columns, api_name=False, show_progress="hidden")
+        # Its reply boxes too: one with no answer to this message (the therapist's to a pasted
+        # one) is folded away, its status line saying why.
+        asked.change(
+            started_panels, [selected, asked], [*columns, *texts], api_name=False,
+            show_progress="hidden",
+        )  # fmt: skip
     return page, LabSources({rid: flag.to_lab for rid, flag in flags.items()}, replies)
 
 

@@ -58,6 +58,11 @@ class RatingBox:
     rated: gr.State
 
     @property
+    def answers(self) -> list[gr.components.Component]:
+        """What the rater answered about one reply (emptied when the menu moves on)."""
+        return [*self.levels, self.safe, self.concern, self.comment]
+
+    @property
     def inputs(self) -> list[gr.components.Component]:
         return [
             self.which, self.rater, *self.levels, self.safe, self.concern, self.comment, self.blind
@@ -79,7 +84,9 @@ def rating_box() -> RatingBox:
         elem_id="rate-blind",
     )
     with gr.Accordion(
-        "Your rating: rate a reply yourself, before or beside the models' scores", open=False
+        "Your rating: rate a reply yourself, before or beside the models' scores",
+        open=False,
+        elem_id="rate-box",
     ) as panel:
         gr.Markdown(f"<small>{_anchors()}</small>")
         with gr.Row():
@@ -162,16 +169,39 @@ def save_rating(
     )
 
 
-def blind_updates(on: bool, hidden: int = 3) -> list[dict]:
-    """Blind ticked: the ``hidden`` score outputs hidden and the rating box opened; unticked:
-    the scores shown again (the box stays as it is).
+def scores_shown(shown: bool, hidden: int = 3) -> list[dict]:
+    """The ``hidden`` score parts shown (or hidden), then the note saying why they are hidden.
 
-    >>> [(u.get("visible"), u.get("open")) for u in blind_updates(True, 1)]
-    [(False, None), (None, True)]
-    >>> blind_updates(False, 1)[1] == {'__type__': 'update'}
-    True
+    >>> [u["visible"] for u in scores_shown(False, 2)]
+    [False, False, True]
     """
-    return [gr.update(visible=not on)] * hidden + [gr.update(open=True) if on else gr.skip()]
+    return [gr.update(visible=shown)] * hidden + [gr.update(visible=not shown)]
+
+
+def blind_updates(on: bool, hidden: int = 3) -> list[dict]:
+    """Blind ticked: the ``hidden`` score parts hidden and the note saying why shown; unticked:
+    the scores shown again. The rating box is opened in the browser (:data:`OPEN_BOX`), never by
+    an update from here: Gradio 6 can take a box opened that way as open while it looks closed,
+    so the first click on it does nothing visible (gradio-app/gradio#13881).
+
+    >>> [u.get("visible") for u in blind_updates(True, 1)]
+    [False, True]
+    >>> any("open" in u for u in blind_updates(True, 1) + blind_updates(False, 1))
+    False
+    """
+    return scores_shown(not on, hidden)
+
+
+#: Opens the rating box when Blind is ticked, as a click on its heading does (only when closed).
+OPEN_BOX = """(on) => {
+  const head = document.querySelector('#rate-box .label-wrap');
+  if (on && head && !head.classList.contains('open')) head.click();
+  return on;
+}"""
+
+#: The form's answers once a rating is saved and the menu moves on: the three levels, "safe to
+#: send?", the concern and the comment emptied (the last answers must not anchor the next).
+CLEARED = [None, None, None, None, "", ""]
 
 
 def after_save(
@@ -179,20 +209,25 @@ def after_save(
 ) -> list:
     """Once a rating is saved: unblind, the scores return; blind, they return only when every
     reply on screen is rated (one rating must not show the scores the next would anchor on),
-    and the menu moves to the next reply not yet rated. Returns updates for the ``hidden``
-    outputs, then the rated list, the menu and the status.
+    and the menu moves to the next reply not yet rated, with the form's answers emptied.
+    Returns updates for the ``hidden`` outputs and the note on them (:func:`scores_shown`),
+    then the rated list, the menu, the status, and the six answers (:data:`CLEARED`).
 
     >>> saved = {"replies": {"a": {"text": "A"}, "b": {"text": "B"}}}
     >>> out = after_save(saved, [], "a", True, "Saved: x", hidden=1)
-    >>> out[0] == gr.skip(), out[1], out[2]["value"], "1 of 2" in out[3]
+    >>> out[0] == gr.skip(), out[2], out[3]["value"], "1 of 2" in out[4]
     (True, [['a', 'A']], 'b', True)
-    >>> after_save(saved, out[1], "b", True, "Saved: x", hidden=1)[0]["visible"]
-    True
+    >>> [u["value"] for u in out[5:]]  # moved on: the answers emptied
+    [None, None, None, None, '', '']
+    >>> last = after_save(saved, out[2], "b", True, "Saved: x", hidden=1)
+    >>> last[0]["visible"], last[1]["visible"], last[5:] == [gr.skip()] * 6
+    (True, False, True)
     """
+    kept = [gr.skip()] * len(CLEARED)
     if not status.startswith(SAVED):
-        return [gr.skip()] * (hidden + 3)
+        return [gr.skip()] * (hidden + 4) + kept
     if not blind:
-        return [gr.update(visible=True)] * hidden + [gr.skip()] * 3
+        return [*scores_shown(True, hidden), gr.skip(), gr.skip(), gr.skip(), *kept]
     replies = {
         rid: r["text"] for rid, r in (saved or {}).get("replies", {}).items() if r.get("text")
     }
@@ -202,12 +237,14 @@ def after_save(
     left = [rid for rid, text in replies.items() if [rid, text] not in done]
     if not left:
         note = " Every reply is rated: the scores are shown."
-        return [gr.update(visible=True)] * hidden + [done, gr.skip(), status + note]
+        return [*scores_shown(True, hidden), done, gr.skip(), status + note, *kept]
     note = (
         f" Rated {len(done)} of {len(replies)} replies; the scores stay hidden until you have "
-        "rated each one (or untick Blind). Next reply picked for you."
+        "rated each one (or untick Blind). Next reply picked for you: the form is empty again."
     )
-    return [gr.skip()] * hidden + [done, gr.update(value=left[0]), status + note]
+    cleared = [gr.update(value=value) for value in CLEARED]
+    skipped = [gr.skip()] * (hidden + 1)
+    return [*skipped, done, gr.update(value=left[0]), status + note, *cleared]
 
 
 def wire(
@@ -215,13 +252,14 @@ def wire(
     page: gr.Blocks,
     saved: gr.State,
     hidden: list,
+    note: gr.Markdown,
     keys: list,
     names: Callable[[str], str],
     after: list,
 ) -> None:
     """The box's events: the replies on screen in its menu once each event of ``after`` ends
-    (not on every streamed moment), remember the rater, hide ``hidden`` while blind, save and
-    reveal."""
+    (not on every streamed moment), remember the rater, hide ``hidden`` while blind (``note``
+    says why in their place), save, empty the form for the next reply and reveal."""
     for event in after:
         event.then(
             lambda state, current: reply_choices(state, current, names),
@@ -232,13 +270,17 @@ def wire(
         )
     page.load(lambda name: name or "", box.remembered, box.rater, api_name=False)
     box.blind.change(
-        lambda on: blind_updates(on, len(hidden)), box.blind, [*hidden, box.panel], api_name=False
+        lambda on: blind_updates(on, len(hidden)),
+        box.blind,
+        [*hidden, note],
+        js=OPEN_BOX,
+        api_name=False,
     )
     box.save.click(
         save_rating, [saved, *box.inputs, *keys], [box.status, box.remembered], api_name="rate"
     ).then(
         lambda *args: after_save(*args, hidden=len(hidden)),
         [saved, box.rated, box.which, box.blind, box.status],
-        [*hidden, box.rated, box.which, box.status],
+        [*hidden, note, box.rated, box.which, box.status, *box.answers],
         api_name=False,
     )

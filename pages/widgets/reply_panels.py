@@ -16,6 +16,7 @@ import gradio as gr
 from core.questions import by_label, find_question
 from pages.widgets.keys import typed_keys
 from pages.widgets.send_to_lab import BUTTON as LAB_BUTTON
+from responders.base import ResponderUnavailable
 from responders.registry import (
     availability,
     default_responder_ids,
@@ -124,6 +125,61 @@ def panel_visibility(selected: list[str], saved: dict | None = None) -> list[gr.
     replies = (saved or {}).get("replies") or {}
     kept = {rid for rid, reply in replies.items() if (reply or {}).get("text")}
     return [gr.Column(visible=rid in (selected or []) or rid in kept) for rid in RESPONDER_IDS]
+
+
+def has_answer(responder_id: str, asked: tuple[str, int, float] | None) -> bool:
+    """Whether ``responder_id`` can answer what a run asks (``asked``: the message, how many
+    turns came before it, when; :func:`pages.widgets.shown_replies.asked_value`). A model always
+    writes; a person's answer exists only for a bundled question on its own.
+
+    >>> from core.questions import load_questions
+    >>> q = load_questions()[0].question
+    >>> has_answer("human/counselchat", (q, 0, 0.0)), has_answer("human/counselchat", (q, 2, 0.0))
+    (True, False)
+    >>> has_answer("human/counselchat", ("My own words.", 0, 0.0))
+    False
+    """
+    if responder_id not in PEOPLE or not asked:
+        return True
+    message, before, _ = asked
+    person = get_responder(responder_id)
+    try:
+        person.history_attribution() if before else person.attribution(message)
+    except ResponderUnavailable:
+        return False
+    return True
+
+
+def started_panels(selected: list[str], asked: tuple[str, int, float] | None) -> list:
+    """When a run starts: the panels it asks for (:func:`panel_visibility`), then each panel's
+    reply box, folded away where its responder has no answer to this message (the therapist
+    for a pasted message: the panel keeps its name and the line saying why, not an empty box).
+
+    >>> out = started_panels(["human/counselchat"], ("My own words.", 0, 0.0))
+    >>> human = RESPONDER_IDS.index("human/counselchat")
+    >>> out[human].visible, out[len(RESPONDER_IDS) + human]["visible"]
+    (True, False)
+    """
+    boxes = [gr.update(visible=has_answer(rid, asked)) for rid in RESPONDER_IDS]
+    return [*panel_visibility(selected), *boxes]
+
+
+def ended_boxes(saved: dict | None, *status_lines: str) -> list[dict]:
+    """Once a run ends: each panel's reply box folded away where nothing was written and its
+    status line says why (unavailable here, or an error), shown otherwise.
+
+    >>> lines = ["error: could not reach the server"] + ["done"] * (len(RESPONDER_IDS) - 1)
+    >>> [u["visible"] for u in ended_boxes({}, *lines)][:2]
+    [False, True]
+    """
+    replies = (saved or {}).get("replies") or {}
+    return [
+        gr.update(
+            visible=bool((replies.get(rid) or {}).get("text"))
+            or not str(line or "").startswith(("error", "unavailable"))
+        )
+        for rid, line in zip(RESPONDER_IDS, status_lines, strict=True)
+    ]
 
 
 class FlagControls(NamedTuple):
