@@ -52,6 +52,28 @@ CARE = (
 )
 
 
+def nav_line(current: str) -> str:
+    """Links (HTML: Markdown's open a new tab) from a page opened by its own address to the
+    others, relative so they hold behind a proxy's path prefix; the current one in bold.
+
+    >>> nav_line("vote")[:67]
+    '<nav aria-label="Other pages">Other pages: <a href="./">All pages, '
+    >>> "<strong>Vote</strong>" in nav_line("vote")
+    True
+    """
+    links = [
+        f"<strong>{title}</strong>"
+        if route_of(page) == current
+        else f'<a href="./{route_of(page)}">{title}</a>'
+        for title, page in PAGES
+    ]
+    return (
+        '<nav aria-label="Other pages">Other pages: <a href="./">All pages, as tabs</a> · '
+        + " · ".join(links)
+        + "</nav>"
+    )
+
+
 def route_of(page: object) -> str:
     """The URL path of a page module: ``pages.adversarial`` -> ``adversarial``."""
     return str(getattr(page, "__name__", "")).rpartition(".")[2]
@@ -78,6 +100,7 @@ def build_app() -> gr.Blocks:
             # A page opened by its own address (a student's /vote link) says what the app is
             # for, and where to turn in a crisis, as the tabbed page does.
             gr.Markdown(CARE, elem_classes=["care-line"])
+            gr.HTML(nav_line(route_of(page)), elem_classes=["care-line"])
             page.build()
     return app
 

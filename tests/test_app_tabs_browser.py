@@ -67,3 +67,19 @@ def test_a_page_opened_by_its_own_address_says_it_is_for_study_not_care(url, rou
         line = tab.locator(".care-line", has_text="for study, not care").first
         line.wait_for(timeout=60_000)
         assert "crisis line" in line.inner_text()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_page_opened_by_its_own_address_links_to_the_others(url, width):
+    """Cold walk 3: /vote (a student's link) had no way to the rest of the app."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with browser_page(width, 844) as tab:
+        tab.goto(url.rstrip("/") + "/vote")
+        nav = tab.locator(".care-line", has_text="Other pages").first
+        nav.wait_for(timeout=60_000)
+        tab.screenshot(path=str(SHOTS / f"vote-alone-nav-{width}.png"))
+        box = nav.bounding_box()
+        assert box and box["x"] + box["width"] <= width + 1  # no sideways scroll on a phone
+        nav.get_by_role("link", name="Compare", exact=True).click()
+        tab.wait_for_url("**/compare")
+        tab.get_by_role("button", name="Get replies").first.wait_for(timeout=60_000)
