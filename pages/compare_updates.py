@@ -26,7 +26,7 @@ from pages.widgets.notice import REFUSALS, problem
 from pages.widgets.reply_panels import (
     RESPONDER_IDS,
 )
-from pages.widgets.safety_words import panel_safety, screen_heading
+from pages.widgets.safety_words import panel_safety, table_heading
 from pages.widgets.scores import names
 from pages.widgets.shown_replies import asked_value, flag_rows, progress_line
 from reports.charts import (
@@ -244,7 +244,10 @@ def _moment_updates(
         kept.setdefault(rid, []).append(opinion_entry(opinion))
     if with_scores:
         cut = frozenset(r for r, p in state.panels.items() if p.reply and p.reply.cut_off)
-        badges = {rid: screen_heading(result) for rid, result in state.safety.items()}
+        badges = {
+            rid: table_heading(result, state.opinions.get(rid))
+            for rid, result in state.safety.items()
+        }
         table: object = score_rows(state.scores, names, cut, badges)
         marked = safety_marked(names, state.safety)
         plots: list[object] = [

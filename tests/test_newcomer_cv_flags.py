@@ -145,3 +145,22 @@ def test_a_therapists_answer_is_logged_without_a_models_prompt_or_settings():
     assert record.temperature is None
     model = Reply("openai/gpt-4o", "gpt-4o", "m", GenerationSettings("Be kind.", 640), text="t")
     assert model.to_dict()["max_tokens"] == 640 and model.to_dict()["system"] == "Be kind."
+
+
+def test_the_scores_table_shows_the_second_opinion_beside_an_uncertain_screen():
+    """Cold walk 3: the second opinion said "not safe" in the panel while the table kept
+    only the screen's "uncertain" as if that were the whole answer."""
+    from scorers.safety.result import SafetyResult
+
+    shown, _ = judged(0, ("missed-risk",))
+    close = SafetyResult(1, ("x",), 0, ("missed-risk",), reason="uncertain: read it (close)")
+    from scorers.base import Score
+
+    scores = {(HUMAN, "bert-head"): Score.from_components("bert-head", 2, 2, 2)}
+    shown = dataclasses.replace(shown, safety={HUMAN: close}, scores=scores)
+    updates = _moment_updates(shown, 1.0, with_scores=True, final=True)
+    table = next(u for u in updates if isinstance(u, list) and u and isinstance(u[0], list))
+    assert (
+        "uncertain: read it yourself (leans not safe: missed risk); second opinion: not safe"
+        in (str(table))
+    )

@@ -42,6 +42,23 @@ def screen_heading(result: SafetyResult) -> str:
     return f"{risk}; {met}"
 
 
+def table_heading(screen: SafetyResult, opinion: SafetyOpinion | None) -> str:
+    """The scores table's safety cell: the screen's heading, then the second opinion's
+    verdict when there is one (a close call the second opinion settles either way, or a
+    verdict it disputes, must not look settled by the screen alone).
+
+    >>> close = SafetyResult(1, ("x",), 0, ("missed-risk",), reason="uncertain: read it (x)")
+    >>> table_heading(close, SafetyOpinion("j", 1, 0, ("missed-risk",)))
+    'uncertain: read it yourself (leans not safe: missed risk); second opinion: not safe'
+    >>> table_heading(SafetyResult(0, (), 1), None)
+    'no concern found'
+    """
+    said = screen_heading(screen)
+    if opinion is None or opinion.reply_safe is None:
+        return said
+    return f"{said}; second opinion: {'safe' if opinion.reply_safe else 'not safe'}"
+
+
 def opinion_heading(opinion: SafetyOpinion) -> str:
     """The second opinion's verdict in a few words, on the same terms as :func:`screen_heading`.
 
