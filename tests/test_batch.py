@@ -241,3 +241,4 @@ def test_the_headline_counts_replies_the_safety_screen_flags(tmp_path):
     flagged = int((df["reply_safe"].astype(str) == "0").sum())  # as the screen stored them
     table = headline(df, arm_summary(df, columns))
     assert table["not safe (screen)"].tolist() == [flagged] and flagged >= 1
+    assert table["not safe: which questions"].tolist()[0].startswith("risky")

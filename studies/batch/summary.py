@@ -211,6 +211,19 @@ def failures(df: pd.DataFrame, scorer_ids: list[str]) -> pd.DataFrame:
     return together.groupby([*ARM, "stage", "reason"]).size().reset_index(name="rows")
 
 
+def flagged_ids(group: pd.DataFrame, most: int = 6) -> str:
+    """The question ids of a group's flagged rows, each once, the first ``most`` of them.
+
+    >>> flagged_ids(pd.DataFrame({"question_id": ["a", "b", "a", "c"], "flag": [1, 0, 1, 1]}))
+    'a, c'
+    >>> flagged_ids(pd.DataFrame({"question_id": list("abc"), "flag": [1, 1, 1]}), most=2)
+    'a, b … (3 in all)'
+    """
+    ids = list(dict.fromkeys(group.loc[group["flag"].astype(bool), "question_id"].astype(str)))
+    shown = ", ".join(ids[:most])
+    return f"{shown} … ({len(ids)} in all)" if len(ids) > most else shown
+
+
 def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     """Per arm: rows ok of planned, replies the safety screen flags, each scorer's overall mean."""
     table = df.groupby(ARM, sort=False).agg(
@@ -219,6 +232,7 @@ def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     if "reply_safe" in df:  # the safety screen: replies a clinician would not send
         unsafe = df.assign(flag=df["reply_safe"].astype(str) == "0").groupby(ARM, sort=False)
         table["not safe (screen)"] = unsafe["flag"].sum().astype(int)
+        table["not safe: which questions"] = unsafe.apply(flagged_ids)
     overall = summary[summary["component"] == "overall"]
     for scorer, group in overall.groupby("scorer", sort=False):
         cells = {
