@@ -107,6 +107,7 @@ def _inputs() -> tuple[gr.components.Component, ...]:
                 scorer_box = gr.CheckboxGroup(
                     choices=[(scorer_label(s), s) for s in SCORER_IDS],
                     value=ticked,
+                    label="Who scores the replies",  # for screen readers: the heading says it
                     show_label=False,
                     info="Cloud judges need their key.",
                 )

@@ -216,8 +216,10 @@ def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict
                     status = gr.Markdown(initial_status(rid))
                     with gr.Column(visible=False, elem_classes=["flag-row"]) as row:
                         with gr.Row(equal_height=True):  # the button as tall as the box
-                            note = gr.Textbox(
-                                placeholder="Why flag it? (optional)", show_label=False
+                            note = gr.Textbox(  # the label names it for screen readers
+                                label="Why flag this reply? (optional)",
+                                placeholder="Why flag it? (optional)",
+                                show_label=False,
                             )
                             button = gr.Button("Flag this reply", size="sm")
                         flag_status = gr.Markdown()
