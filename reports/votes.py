@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import plotly.graph_objects as go
+from scipy.stats import rankdata
 
 from core.numbers import fmt, percent
 from core.tables import write_table
@@ -97,7 +98,8 @@ def shares_chart(results: Sequence[SourceResult], title: str = "") -> go.Figure:
     """
     if not results:
         return empty_figure("No votes yet: the shares appear after the first vote.")
-    ordered = sorted(results, key=lambda r: r.most_share - r.least_share)
+    # The ranking's order, best at the top (Plotly draws the first row at the bottom).
+    ordered = best_first(results)[::-1]
     # Plotly reads tags in text (<b>, <a href>): a teacher's label is shown as typed.
     labels = [html.escape(source_label(r.source), quote=False) for r in ordered]
     names = [wrap(label, 22) for label in labels]  # the bars' keys, shown on hover
@@ -144,8 +146,27 @@ def _interval(low: float, high: float) -> str:
     return f"{fmt(low, 2, signed=True)} to {fmt(high, 2, signed=True)}"
 
 
+def best_first(results: Sequence[SourceResult]) -> list[SourceResult]:
+    """Best first by strength (ties by id): the ranking's order and the chart's, top down."""
+    return sorted(results, key=lambda r: (-r.score, r.source))
+
+
+def shared_ranks(scores: Sequence[float]) -> list[str]:
+    """Ranks of strengths best first; strengths equal to two decimals (as printed) share the
+    best of their ranks, marked "=" (a tie was ranked 2 and 3).
+
+    >>> shared_ranks([0.9, 0.2, 0.2, -0.5]), shared_ranks([0.5, 0.501, 0.1])
+    (['1', '2=', '2=', '4'], ['1=', '1=', '3'])
+    """
+    shown = [-math.inf if math.isnan(s) else round(s, 2) for s in scores]
+    ranks = rankdata([-s for s in shown], method="min").astype(int).tolist()
+    return [f"{r}{'=' if ranks.count(r) > 1 else ''}" for r in ranks]
+
+
 def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
-    """Rows for the ranking table (:data:`RANKING_HEADERS`)."""
+    """Rows for the ranking table (:data:`RANKING_HEADERS`), best first (:func:`best_first`),
+    a tie sharing its rank (:func:`shared_ranks`)."""
+    ordered = best_first(results)
     return [
         [
             rank,
@@ -156,7 +177,7 @@ def ranking_rows(results: Sequence[SourceResult]) -> list[list[object]]:
             f"{percent(r.least_share)} ({r.least})",
             r.n,
         ]
-        for rank, r in enumerate(results, start=1)
+        for rank, r in zip(shared_ranks([r.score for r in ordered]), ordered, strict=True)
     ]
 
 

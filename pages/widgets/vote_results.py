@@ -36,7 +36,8 @@ HOW_COUNTED = (
     "Bradley–Terry model) turns all of them into one **strength** per source: 0 is average, "
     "higher means picked as most empathetic more often. The **95% interval** comes from "
     "re-drawing the voters at random many times: with few voters it is wide, and while two "
-    "sources' intervals overlap, the votes cannot tell them apart yet.\n\n"
+    'sources\' intervals overlap, the votes cannot tell them apart yet. A rank marked "=" '
+    "is shared by sources of the same strength (to two decimals).\n\n"
     "<small>For people who run the code: the full method, checked on simulated votes, is in "
     "docs/votes.md in the project's source.</small>"
 )
