@@ -31,7 +31,11 @@ from pages.widgets.safety_words import MESSAGE_RISK, MET_BY_REPLY
 #: What the flag's scores call the LLM safety judge's second opinion.
 SECOND_OPINION_NAME = "Second opinion (LLM safety judge)"
 #: Readable headers for the viewer.
-VIEW_HEADERS = ["When (UTC)", "Page", "Reply from", "Perturbation", "Note", "Reply", "Scores"]
+VIEW_HEADERS = [
+    "When (UTC)", "Page", "Reply from", "Perturbation", "Note", "Message", "Reply", "Scores",
+]  # fmt: skip
+#: Characters of the message a row shows (the download keeps the whole message).
+MESSAGE_CHARS = 80
 #: How long a copy made for the download button is kept.
 KEEP_COPIES_S = 600
 #: Seconds between two checks of the log while the page is open.
@@ -117,6 +121,25 @@ def _opinion_verdict(entry: dict) -> str:
     return f"unavailable ({entry.get('second_opinion_reason') or 'no reason given'})"
 
 
+def short_message(text: str, limit: int = MESSAGE_CHARS) -> str:
+    r"""The message a flagged reply answered, on one line, cut to ``limit`` characters with
+    "…" (at a word's end where one is near).
+
+    >>> short_message("I can't sleep.\nEver.")
+    "I can't sleep. Ever."
+    >>> short_message("one two three four", limit=12)
+    'one two…'
+    >>> len(short_message("x" * 200))
+    80
+    """
+    flat = " ".join((text or "").split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:.") + "…"
+
+
 def _who(row: dict[str, str]) -> str:
     """Who wrote the flagged reply; a lab flag names the perturbation that made it."""
     if row.get("responder_id"):
@@ -138,6 +161,7 @@ def latest_rows(n: float = 20) -> tuple[list[list[str]], str]:
             _who(row),
             row["perturbation_id"],
             row["note"][:300],
+            short_message(row["message"]),
             row["reply"][:300],
             readable_scores(row["scores"]),
         ]
@@ -224,7 +248,7 @@ def build() -> gr.Blocks:
             headers=VIEW_HEADERS,
             interactive=False,
             wrap=True,
-            column_widths=["190px", "110px", "190px", "150px", "200px", "420px", "300px"],
+            column_widths=["190px", "110px", "190px", "150px", "200px", "260px", "420px", "300px"],
         )
         with gr.Row():
             download = gr.DownloadButton("Download the log (CSV)")
