@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from core.stories import attribution, find_story, load_stories
-from pages.story_runs import RUBRIC, rate_story, run_comparison, run_grid
+from core.stories import attribution, find_story, has_human_ratings, load_stories
+from pages.story_runs import NO_PEOPLE, RUBRIC, rate_story, run_comparison, run_grid
 from pages.widgets.judge import judge_controls
 from pages.widgets.keys import key_boxes
 from pages.widgets.names import scorer_choices
@@ -135,11 +135,15 @@ def _comparison_section() -> tuple[gr.Button, list[gr.components.Component]]:
         "### How close is the judge to people?\nRate the bundled stories and compare with "
         "the people's ratings. The judge options above (persona included) apply."
     )
+    rated = has_human_ratings()  # a Space has only the project's own stories: no ratings
+    if not rated:
+        gr.Markdown(f"*{NO_PEOPLE}*", elem_id="story-no-people")
     with gr.Row():
         count = gr.Slider(
-            2, max(2, len(load_stories())), value=10, step=1, label="Bundled stories to rate"
-        )
-        compare = gr.Button("Compare with people")
+            2, max(2, len(load_stories())), value=10, step=1, label="Bundled stories to rate",
+            interactive=rated,
+        )  # fmt: skip
+        compare = gr.Button("Compare with people", interactive=rated)
     compare_notice = notice_box()
     agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False, wrap=True)
     distribution = gr.Plot()

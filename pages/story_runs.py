@@ -12,10 +12,11 @@ import plotly.graph_objects as go
 
 from config import KEY_ENV_VARS
 from core.numbers import cell, p_value
-from core.stories import attribution, has_human_ratings
+from core.stories import has_human_ratings
 from core.textinput import InputError
 from pages.widgets.judge import judge_options
 from pages.widgets.keys import typed_keys
+from pages.widgets.names import scorer_name
 from pages.widgets.progress import gradio_progress
 from reports.story_charts import persona_chart, rating_distribution
 from scorers.base import Score, Scorer
@@ -28,6 +29,12 @@ RUBRIC = load_rubric("story-evocation")
 # finds the progress argument only among named parameters, never after *args).
 assert len(KEY_ENV_VARS) == 4
 
+#: Why "Compare with people" cannot run where the stories carry no people's ratings (the
+#: bundled own stories; EmpathicStories, which has them, is installed separately).
+NO_PEOPLE = (
+    "Not available on this server: the stories in use have no people's ratings to compare "
+    "with (the line at the foot of the page says how to add them)."
+)
 CAUTION = (
     "**How far to trust this:** each story's human rating is one crowd worker's answer to "
     "*how much could people empathize with this story* (1–5), and the ratings lean high "
@@ -88,7 +95,7 @@ def rate_story(
     progress(0.2, desc="the judge is reading (the local model took 30–70 s on a 2-core CPU)")
     score = judge.score(text)
     name = st.persona_name(options["persona"])
-    return [rating_row(name, score)], persona_chart([(name, score)])
+    return [rating_row(name, score)], persona_chart([(name, score)], judge=scorer_name(judge_id))
 
 
 def run_grid(
@@ -120,7 +127,8 @@ def run_grid(
         progress=gradio_progress(progress),
     )
     table = [rating_row(r.name, r.score) for r in rows]
-    return table, persona_chart([(r.name, r.score) for r in rows])
+    chart = persona_chart([(r.name, r.score) for r in rows], judge=scorer_name(judge_id))
+    return table, chart
 
 
 def run_comparison(
@@ -139,8 +147,8 @@ def run_comparison(
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
 ) -> tuple[list[list[object]], go.Figure, str]:
     """Rate the first ``count`` bundled stories and set them beside the people's ratings."""
-    if not has_human_ratings():
-        raise gr.Error("The stories in use have no human ratings to compare with. " + attribution())
+    if not has_human_ratings():  # the page's note and credit line already say why, once
+        raise gr.Error(NO_PEOPLE)
     options = judge_options(samples, temperature, gender, concern, taking, shared)
     keys = typed_keys(key_1, key_2, key_3, key_4)
     _judge(judge_id, options, keys)
@@ -180,7 +188,8 @@ def run_comparison(
     chart = rating_distribution(
         [h for h, _ in pairs],
         [j for _, j in pairs],
-        f"{len(pairs)} bundled stories, judge read as: {result.persona}",
+        f"{len(pairs)} bundled stories, the judge reading as: {result.persona}",
+        judge_name=scorer_name(judge_id),
     )
     note = CAUTION + (
         f"\n\n{result.unscored} stories could not be rated." if result.unscored else ""

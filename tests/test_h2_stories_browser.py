@@ -1,0 +1,99 @@
+"""Cold-walk findings on the Stories page, in a real headless Chromium at 1280 and 390 px:
+
+- on a server without people's ratings (no ``../shared``, e.g. a Space) "Compare with people"
+  was enabled but only refused, and the refusal repeated the page's credit line: it is now
+  disabled, with one line saying why, and nothing is said twice;
+- on a phone the results cut the judge's name (and the chart's title, legend and reader
+  names) at the right edge: the chart names the judge in full, on lines that fit.
+
+Screenshots go to ``/tmp/h2/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from core import stories as bank
+from scorers.judge import story as story_module
+from tests.conftest import require_chromium, served
+from tests.test_stories import FakeJudge, rating
+
+pytestmark = pytest.mark.slow
+SHOTS = Path("/tmp/h2")
+STORY = "When my grandmother died I could not fly home for the funeral, and I still feel it."
+
+require_chromium()
+
+
+class LongNamedJudge(FakeJudge):
+    """A judge whose name is as long as the local model's, for the phone's width."""
+
+    label = "A judge with a long name (Qwen2.5-Coder 1.5B, CPU)"
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The Stories page as a server without people's ratings builds it, judged by a fake."""
+    patch = pytest.MonkeyPatch()
+    patch.setattr(bank, "EMPATHIC_STORIES_CSV", tmp_path_factory.mktemp("none") / "absent.csv")
+    judge = LongNamedJudge(answer=lambda *_: rating(4, 3, 5, "moved by the missed goodbye"))
+    real = story_module.base.judge_responder
+
+    def judge_responder(spec: str, **options):  # type: ignore[no-untyped-def]
+        real(spec, **options)  # ids are still checked by the real parser
+        return judge
+
+    patch.setattr(story_module.base, "judge_responder", judge_responder)
+    story_module._JUDGES.clear()
+    from pages import stories
+
+    try:
+        with served(stories.build()) as address:
+            yield address
+    finally:
+        patch.undo()
+        story_module._JUDGES.clear()
+
+
+def test_compare_with_people_is_disabled_and_says_why_once(url, tab):
+    from playwright.sync_api import expect
+
+    from pages.story_runs import NO_PEOPLE
+
+    tab.goto(url)
+    button = tab.get_by_role("button", name="Compare with people")
+    expect(button).to_be_disabled(timeout=30_000)
+    note = tab.locator("#story-no-people")
+    expect(note).to_have_text(NO_PEOPLE)
+    note.scroll_into_view_if_needed()
+    tab.wait_for_timeout(300)
+    tab.screenshot(path=str(SHOTS / f"stories-no-people-{tab.width}.png"))
+    button.click(force=True)  # a press on the disabled button sends nothing
+    tab.wait_for_timeout(1_500)
+    body = tab.locator("body").inner_text()
+    assert body.count("no people's ratings") == 1 and body.count("is not installed") == 1
+    assert "⚠️" not in body
+
+
+def test_the_results_name_the_judge_in_full_within_the_screen(url, tab):
+    from playwright.sync_api import expect
+
+    tab.goto(url)
+    tab.locator("textarea").first.fill(STORY)
+    tab.get_by_role("button", name="Compare reader personas").click()
+    chart = tab.locator(".js-plotly-plot").first
+    expect(chart.locator(".gtitle")).to_be_visible(timeout=30_000)
+    chart.scroll_into_view_if_needed()
+    tab.wait_for_timeout(500)
+    tab.screenshot(path=str(SHOTS / f"stories-judge-{tab.width}.png"))
+    title = chart.locator(".gtitle").get_attribute("data-unformatted").replace("<br>", " ")
+    assert "(Qwen2.5-Coder 1.5B, CPU)" in title  # the whole name, on as many lines as it takes
+    # No text of the chart (title, legend, readers' names) runs past its right edge.
+    edge = chart.bounding_box()
+    for text in chart.locator(".gtitle, .legendtext, .xtick text").all():
+        box = text.bounding_box()
+        assert box["x"] >= edge["x"] - 1, text.text_content()
+        assert box["x"] + box["width"] <= edge["x"] + edge["width"] + 1, text.text_content()
