@@ -5,6 +5,8 @@ earlier results stay on screen."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import gradio as gr
 import plotly.graph_objects as go
 
@@ -69,12 +71,52 @@ def lab_outputs(
     ]
     choices = [row.variant.perturbation_id for row in shown]
     return (
-        lab_table(originals, shown, names),
+        lab_table(originals, [message_named(row) for row in shown], names),
         change_chart(shown, names),
         state,
         gr.Dropdown(choices=choices, value=choices[0] if choices else None),
         note + same_score_note(originals, shown, names) + nothing_to_measure(rows),
     )
+
+
+#: Characters of the other message a wrong-message row quotes.
+MESSAGE_CHARS = 60
+
+
+def quoted_start(text: str, limit: int = MESSAGE_CHARS) -> str:
+    r"""The start of ``text`` on one line in quotes, cut at a word with "…" past ``limit``.
+
+    >>> quoted_start("My dog died.\nI miss him.")
+    '“My dog died. I miss him.”'
+    >>> quoted_start("one two three four", limit=12)
+    '“one two…”'
+    """
+    flat = " ".join(text.split())
+    if len(flat) > limit:
+        cut = flat[: limit - 1]
+        flat = (cut[: cut.rfind(" ")] if " " in cut else cut).rstrip(" ,;:.") + "…"
+    return f"“{flat}”"
+
+
+def message_named(row: rb.VariantScores) -> rb.VariantScores:
+    """The row as the table shows it: a variant scored against another message (the
+    *wrong-message* control) quotes that message's start where the table says how the change
+    was made; any other row as it is.
+
+    >>> from perturbations.registry import get_perturbation
+    >>> v = get_perturbation("wrong-message")("I'm sorry your dog died.", seed=0, message="m")
+    >>> shown = message_named(rb.VariantScores(v, {})).variant.method
+    >>> shown.startswith("rule: the same reply, scored against another person's message “")
+    True
+    >>> "“" + " ".join(v.message.split())[:20] in shown
+    True
+    """
+    variant = row.variant
+    if variant.message is None:
+        return row
+    said = quoted_start(variant.message)
+    method = f"rule: the same reply, scored against another person's message {said}"
+    return replace(row, variant=replace(variant, method=method))
 
 
 def _why_unchanged(row: rb.VariantScores) -> str:
