@@ -29,12 +29,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from config import CARDS_DIR
 from core.conversation import Turn, transcript
 from scorers.base import COMPONENTS, ScoreItem
-from scorers.bert_head.context import CONTEXT_MODEL, MEASURES, ContextModel, measures
+from scorers.bert_head.context import (
+    CONTEXT_MODEL,
+    MEASURES,
+    AnyContextModel,
+    ContextModel,
+    TreeContextModel,
+    measures,
+)
 from scorers.bert_head.head import load_head
 
 DATA = Path(__file__).resolve().parent / "conversation_data"
 CARD = CARDS_DIR / "head-context.json"
 ALPHAS = (1.0, 10.0, 100.0)
+#: The tree ensembles tried beside the ridges (extra trees, 100 of them): the fewest
+#: replies a leaf may hold (2026-11-27: trees beat every ridge in grouped CV).
+LEAVES = (3, 5, 10)
 
 
 #: The rounds of written conversations: file prefix -> its annotators' label files. The
@@ -117,6 +127,27 @@ def fit(head: np.ndarray, found: np.ndarray, y: np.ndarray, alpha: float) -> Con
     )
 
 
+def fit_trees(head: np.ndarray, found: np.ndarray, y: np.ndarray, leaf: int) -> TreeContextModel:
+    """100 extra trees on (head scores, measures), three outputs, leaves of ``leaf`` or more."""
+    from sklearn.ensemble import ExtraTreesRegressor
+
+    trees = ExtraTreesRegressor(100, min_samples_leaf=leaf, random_state=0, n_jobs=1)
+    x = np.hstack([head, found])
+    trees.fit(x, y)
+    digest = hashlib.sha256(np.ascontiguousarray(np.hstack([x, y])).tobytes()).hexdigest()[:8]
+    return TreeContextModel(trees, f"head-context-trees{leaf}-{digest}")
+
+
+def fit_recipe(name: str, head: np.ndarray, found: np.ndarray, y: np.ndarray) -> AnyContextModel:
+    """The model a recipe's name describes ("ridge … (alpha A)", "extra trees … (leaf L)"),
+    on the head's scores and, when the name says so, the turn measures."""
+    extra = found if "measures" in name else found[:, :0]
+    value = float(name.rsplit(" ", 1)[1].rstrip(")"))
+    if name.startswith("extra trees"):
+        return fit_trees(head, extra, y, int(value))
+    return fit(head, extra, y, value)
+
+
 def report(rows: pd.DataFrame, pred: np.ndarray, ci: bool = False) -> dict[str, object]:
     """Spearman of overall (with a 95 % bootstrap interval when ``ci``), MSE per component,
     and how often the attentive turn beats the one that forgets."""
@@ -158,16 +189,21 @@ def cross_validate(rows: pd.DataFrame, feats: dict[str, np.ndarray]) -> dict[str
         "head, last message": report(sub, head),
         "head, conversation pasted as message": report(sub, feats["pasted"][train]),
     }
-    recipes = {f"ridge on head scores (alpha {a:g})": (a, False) for a in ALPHAS}
-    recipes |= {f"ridge on head scores + turn measures (alpha {a:g})": (a, True) for a in ALPHAS}
-    for name, (alpha, use) in recipes.items():
+    for name in RECIPES:
         pred = np.zeros_like(y, dtype=float)
         for tr, te in GroupKFold(5).split(head, y, sub.conversation_id):
-            extra_tr = found[tr] if use else found[tr][:, :0]
-            extra_te = found[te] if use else found[te][:, :0]
-            pred[te] = fit(head[tr], extra_tr, y[tr], alpha).predict(head[te], extra_te)
+            extra = found[te] if "measures" in name else found[te][:, :0]
+            pred[te] = fit_recipe(name, head[tr], found[tr], y[tr]).predict(head[te], extra)
         out[name] = report(sub, pred)
     return out
+
+
+#: Every recipe cross-validation compares (the chosen one ships).
+RECIPES = (
+    *(f"ridge on head scores (alpha {a:g})" for a in ALPHAS),
+    *(f"ridge on head scores + turn measures (alpha {a:g})" for a in ALPHAS),
+    *(f"extra trees on head scores + turn measures (leaf {k})" for k in LEAVES),
+)
 
 
 def main() -> None:
@@ -201,14 +237,13 @@ def main() -> None:
     cv = cross_validate(rows, feats)
     for name, figures in cv.items():
         print(f"CV  {name}: {figures}")
-    ridge = {k: v for k, v in cv.items() if k.startswith("ridge")}
     # Chosen by the mean squared error over the components (what the head is trained on).
-    chosen = min(ridge, key=lambda k: sum(ridge[k][f"mse_{c}"] for c in COMPONENTS))
-    a, use = float(chosen.split("alpha ")[1].rstrip(")")), "measures" in chosen
+    chosen = min(RECIPES, key=lambda k: sum(cv[k][f"mse_{c}"] for c in COMPONENTS))
+    use = "measures" in chosen
     train, held = ~rows.heldout.to_numpy(), rows.heldout.to_numpy()
     y = rows[list(COMPONENTS)].to_numpy()
     cols = slice(None) if use else slice(0, 0)
-    model = fit(feats["last"][train], feats["measures"][train][:, cols], y[train], a)
+    model = fit_recipe(chosen, feats["last"][train], feats["measures"][train], y[train])
     hold = {
         "head, last message": report(rows[held], feats["last"][held], ci=True),
         "head, conversation pasted as message": report(rows[held], feats["pasted"][held], ci=True),
@@ -257,13 +292,14 @@ def measure_judge(spec: str, rows: pd.DataFrame, convs: dict[str, list[Turn]]) -
 
 
 def save(
-    model: ContextModel, alpha: dict, cv: dict, hold: dict, chosen: str, rows: pd.DataFrame
+    model: AnyContextModel, alpha: dict, cv: dict, hold: dict, chosen: str, rows: pd.DataFrame
 ) -> None:
     """Write the model and its card."""
-    CONTEXT_MODEL.write_text(model.to_json() + "\n", encoding="utf-8")
+    model.save(CONTEXT_MODEL)
+    kind = "100 extra trees" if isinstance(model, TreeContextModel) else "ridge per component"
     card = {
         "scorer": "bert-head (in a conversation)",
-        "what": "ridge per component over the head's scores for (reply, last message) and "
+        "what": f"{kind} over the head's scores for (reply, last message) and "
         f"measures of the reply against the earlier turns: {', '.join(MEASURES)}",
         "chosen": chosen,
         "labels": "LLM-annotated (three annotators, tools/conversation_data/BRIEF.md), not people",

@@ -2,9 +2,10 @@
 
 A single message is scored as always. When earlier turns come with it, the head's
 three scores for (reply, last message) go, with a few measures of how the reply
-relates to the earlier turns, into a small ridge model per component trained on
-conversations labelled on the rubric (``tools/conversation_train.py``; the figures
-are in ``assets/cards/head-context.json``):
+relates to the earlier turns, into a small model trained on conversations labelled
+on the rubric: a ridge per component or a tree ensemble, whichever conversation-grouped
+cross-validation chose (``tools/conversation_train.py``; the figures are in
+``assets/cards/head-context.json``):
 
 - how close the reply is to the last message and to the earlier seeker turns
   (encoder cosines: the nearest and the mean);
@@ -28,6 +29,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -115,6 +117,10 @@ class ContextModel:
         x = (np.hstack([head, found]) - self.mean) / self.scale
         return np.clip(x @ self.coef.T + self.intercept, 1.0, 3.0)
 
+    def save(self, path: Path) -> None:
+        """Write the model as JSON."""
+        path.write_text(self.to_json() + "\n", encoding="utf-8")
+
     def to_json(self) -> str:
         """The model as JSON (small: a few dozen numbers)."""
         data = {k: getattr(self, k) for k in ("mean", "scale", "coef", "intercept")}
@@ -122,13 +128,47 @@ class ContextModel:
         return json.dumps({"version": self.version, "measures": MEASURES, **plain}, indent=1)
 
 
-def read_context_model(path: Path = CONTEXT_MODEL) -> ContextModel | None:
+@dataclass(frozen=True)
+class TreeContextModel:
+    """A scikit-learn tree ensemble over (head scores, measures), three outputs."""
+
+    estimator: Any  # a fitted ExtraTreesRegressor or RandomForestRegressor
+    version: str
+
+    def predict(self, head: np.ndarray, found: np.ndarray) -> np.ndarray:
+        """Scores in [1, 3] from the head's (n, 3) scores and the (n, k) measures."""
+        return np.clip(self.estimator.predict(np.hstack([head, found])), 1.0, 3.0)
+
+    def save(self, path: Path) -> None:
+        """Write the ensemble (``path`` with ``.skops``: no pickle) and its JSON note."""
+        import zipfile
+
+        import skops.io
+
+        trees = path.with_suffix(".skops")
+        skops.io.dump(self.estimator, trees, compression=zipfile.ZIP_DEFLATED, compresslevel=9)
+        note = {"version": self.version, "measures": MEASURES, "kind": "trees", "file": trees.name}
+        path.write_text(json.dumps(note, indent=1) + "\n", encoding="utf-8")
+
+
+#: Either kind of conversation model: both read (head scores, measures) the same way.
+AnyContextModel = ContextModel | TreeContextModel
+#: The only types a tree file may hold beyond scikit-learn's and numpy's defaults.
+TRUSTED_TYPES = ["sklearn.tree._tree.Tree"]
+
+
+def read_context_model(path: Path = CONTEXT_MODEL) -> AnyContextModel | None:
     """The trained model, or None when none ships (then turns are not read)."""
     if not path.exists():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
     if tuple(data["measures"]) != MEASURES:
         raise ValueError(f"{path.name} was trained on other measures: retrain it")
+    if data.get("kind") == "trees":
+        import skops.io
+
+        trees = path.parent / data["file"]
+        return TreeContextModel(skops.io.load(trees, trusted=TRUSTED_TYPES), str(data["version"]))
     arrays = {
         k: np.asarray(data[k], dtype=np.float64) for k in ("mean", "scale", "coef", "intercept")
     }
@@ -136,13 +176,13 @@ def read_context_model(path: Path = CONTEXT_MODEL) -> ContextModel | None:
 
 
 @lru_cache(maxsize=1)
-def shipped_context_model() -> ContextModel | None:
+def shipped_context_model() -> AnyContextModel | None:
     """:func:`read_context_model` of the shipped file, read once."""
     return read_context_model()
 
 
 def in_context(
-    model: ContextModel | None, encoder: Encoder, items: list[ScoreItem], head: np.ndarray
+    model: AnyContextModel | None, encoder: Encoder, items: list[ScoreItem], head: np.ndarray
 ) -> np.ndarray:
     """The head's (n, 3) scores, with the rows of items that have earlier turns read in
     their conversation by ``model`` (unchanged when there is no model or no such item)."""

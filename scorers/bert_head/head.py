@@ -29,7 +29,7 @@ import numpy as np
 
 from config import CARDS_DIR, MODELS_DIR
 from scorers.base import Score, ScoreItem, Scorer
-from scorers.bert_head.context import ContextModel, in_context, shipped_context_model
+from scorers.bert_head.context import AnyContextModel, in_context, shipped_context_model
 from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.bert_head.features import (
     FeatureRecipe,
@@ -104,7 +104,7 @@ class BertHead(Scorer):
         self.card = card
         self.encoder = encoder
         #: How it reads a reply after earlier turns (None: as a reply to the last message).
-        self.context: ContextModel | None = None
+        self.context: AnyContextModel | None = None
 
     def setting_parts(self) -> list[str]:
         """The labels it trained on and its recipe (the same labels can train different heads)."""
