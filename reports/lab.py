@@ -92,11 +92,13 @@ def _variant_rows(row: rb.VariantScores, scorer_ids: list[str]) -> str:
         if variant.text.strip()
         else "<i>nothing: this change removed every sentence</i>"
     )
+    # A control that leaves the reply as it is (another message) says so, not "Changed text".
+    said = "Changed text:" if variant.text != variant.source else "The reply, unchanged:"
     return (
         f"<tr class='lab-change'><td><b>{html.escape(variant.perturbation_id)}</b><br>"
         f"<small>{html.escape(how_made(variant.method))}</small></td>{''.join(cells)}</tr>"
         f"<tr class='lab-text'><td colspan='{1 + len(scorer_ids)}'>"
-        f"<small>Changed text:</small> {text}</td></tr>"
+        f"<small>{said}</small> {text}</td></tr>"
     )
 
 

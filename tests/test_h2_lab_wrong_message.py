@@ -44,3 +44,11 @@ def test_other_rows_are_as_they_were():
 def test_a_long_message_is_cut_near_60_characters():
     quoted = quoted_start("word " * 40)
     assert quoted.startswith("“word word") and quoted.endswith("…”") and len(quoted) <= 62
+
+
+def test_the_wrong_message_rows_text_is_not_called_changed():
+    """The reply is the same in that row: its text line said "Changed text:" all the same."""
+    table, _ = _outputs()
+    wrong, leet = table.split("<tr class='lab-change'>")[1:3]
+    assert "The reply, unchanged:" in wrong and "Changed text:" not in wrong
+    assert "Changed text:" in leet
