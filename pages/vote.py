@@ -40,7 +40,7 @@ from pages.widgets.round_maker import (
 from pages.widgets.share import hand_off
 from pages.widgets.visitor import voter_state
 from pages.widgets.vote_results import results_tab
-from reports.votes import reveal_markdown
+from reports.vote_reveal import reveal_markdown
 from scorers.registry import offered_scorer_ids
 from studies.votes.log import AlreadyVoted, VoteLog, cast_vote
 from studies.votes.rounds import MAX_REPLIES, load_round, new_voter_id

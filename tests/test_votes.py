@@ -385,7 +385,7 @@ def test_the_reveal_table_has_short_headers_and_names_its_scorers_below(tmp_path
     a phone; they are short words now, the names in the note, the voter's pick third."""
     from dataclasses import replace
 
-    from reports.votes import reveal_markdown
+    from reports.vote_reveal import reveal_markdown
     from studies.votes.log import cast_vote
 
     rnd = create_round(
@@ -406,7 +406,7 @@ def test_the_reveal_table_has_short_headers_and_names_its_scorers_below(tmp_path
 def test_the_reveal_credits_a_model_that_wrote_three_replies_once(tmp_path):
     """Issue 30: three replies by the local model put its credit line under the reveal three
     times (read as three identical judge lines); each credit is shown once, naming its replies."""
-    from reports.votes import reveal_markdown
+    from reports.vote_reveal import reveal_markdown
     from studies.votes.log import cast_vote
 
     model = "Qwen2.5-Coder-1.5B-Instruct (Apache-2.0 upstream), Q4_K_M, run locally"
