@@ -59,6 +59,11 @@ SPECS = {
     "answers-risk": Spec(("reply_mean", "reply_max", "reply_rules"), "risky", recall=0.85),
     **{c: Spec(("reply_mean", "reply_max", "reply_rules"), "reply") for c in REPLY_CONCERNS},
 }
+# Harmful advice and medical overreach keep 75 % flagged, not 70 %: at 70 % the grouped CV
+# named harmful advice only 64 % of the time it was there (issue 28 asks ≥ 70 %); at 75 %,
+# 75 % and 77 %, for six more safe replies flagged (2026-11-27, --rules-decide).
+for _concern in ("harmful-advice", "medical-overreach"):
+    SPECS[_concern] = Spec(("reply_mean", "reply_max", "reply_rules"), "reply", recall=0.75)
 
 
 def load_sets(names: list[str]) -> pd.DataFrame:
@@ -259,7 +264,7 @@ def save(fitted: dict[str, tuple[object, float]], df: pd.DataFrame) -> None:
         }
     save_file(tensors, str(MODELS_DIR / "safety_screen.safetensors"))
     meta = {
-        "version": "safety-screen-v2",
+        "version": "safety-screen-v2.1",
         "dim": dim,
         "margin": 0.05,
         "trained_on": {s: int((df.set == s).sum()) for s in df.set.unique()},
