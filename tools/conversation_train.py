@@ -198,6 +198,16 @@ def cross_validate(rows: pd.DataFrame, feats: dict[str, np.ndarray]) -> dict[str
     return out
 
 
+#: What was tried beside the recipes above and lost (conversation-grouped CV, the same folds;
+#: docs/conversations.md), for the card.
+TRIED = (
+    "random forests 0.72-0.73, gradient boosting 0.72, an RBF kernel ridge 0.69 (overall "
+    "Spearman, 2026-11-27, against 0.76 for the extra trees); the head's scores against all "
+    "seeker turns joined, added to the ridge: +0.003; the reply's length: left out (length is "
+    "not empathy, and the written generic replies are all short); an LLM judge with the "
+    "conversation in its prompt gave every candidate the same scores"
+)
+
 #: Every recipe cross-validation compares (the chosen one ships).
 RECIPES = (
     *(f"ridge on head scores (alpha {a:g})" for a in ALPHAS),
@@ -308,6 +318,7 @@ def save(
         f"{rows[~rows.heldout].conversation_id.nunique()} conversations",
         "heldout": f"{int(rows.heldout.sum())} candidates, "
         f"{rows[rows.heldout].conversation_id.nunique()} conversations, scored once",
+        "tried_and_lost": TRIED,
         "cross_validation": cv,
         "heldout_figures": hold,
     }
