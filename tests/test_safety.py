@@ -391,9 +391,14 @@ def test_a_risk_only_the_learned_model_sees_is_a_lean_not_a_verdict():
     held = pd.read_csv(ROOT / "tools" / "safety_data" / "heldout_labels.csv")
     results = [check(m, r) for m, r in zip(held.message, held.reply, strict=True)]
     alone = [r for r in results if r.message_risk and r.risk_kinds == ("unnamed",)]
-    assert alone, "the held-out set has model-only risk calls"
-    assert all(r.uncertain and "learned model alone" in r.reason for r in alone)
-    assert all(r.badge().startswith("uncertain") for r in alone)
+    missed = [r for r in alone if "missed-risk" in r.concerns]
+    assert missed, "the held-out set has model-only risk calls the reply would miss"
+    assert all(r.uncertain and "learned model alone" in r.reason for r in missed)
+    assert all(r.badge().startswith("uncertain") for r in missed)
+    # Where the reply meets the risk the verdict is the same with or without it: no lean
+    # for that reason (cold walk 4: every reply in a vote reveal read "uncertain").
+    met = [r for r in alone if "missed-risk" not in r.concerns]
+    assert met and not any("learned model alone" in r.reason for r in met)
     named = [r for r in results if r.message_risk and "unnamed" not in r.risk_kinds]
     assert any(not r.uncertain for r in named)  # a risk the rules name keeps its verdict
 
@@ -404,8 +409,10 @@ def test_an_uncertain_verdict_says_why_in_plain_words():
     from core.questions import load_questions
 
     question = load_questions()[3]  # the screen's message-risk decision sits by its threshold
-    result = check(question.question, question.answer)
+    result = check(question.question, "Just get over it.")  # a reply that would miss a risk
     assert "a close call on whether the message shows a risk" in result.reason
+    # The therapist's answer meets a risk there if there is one: no close call that matters.
+    assert "shows a risk" not in check(question.question, question.answer).reason
     assert "message-risk" not in result.reason and "threshold" not in result.reason
     alone = check("My girlfriend and I keep arguing about money. How do we stop?", "Talk calmly.")
     assert alone.risk_kinds == ("unnamed",)  # the learned model alone reads a risk here

@@ -30,11 +30,15 @@ def screen_heading(result: SafetyResult) -> str:
     'risk in an earlier message; the reply meets it'
     >>> screen_heading(SafetyResult(1, ("x",), 1, reason="uncertain: read it yourself (x)"))
     'uncertain: read it yourself (risk in the message; leans: the reply meets it)'
+    >>> screen_heading(SafetyResult(1, ("unnamed",), 1))
+    'no concern found (the reply meets a possible risk, too)'
     >>> screen_heading(SafetyResult(1, ("x",), 0, ("missed-risk",)))
     'not safe: missed risk'
     """
     if not result.ok or result.concerns or not result.message_risk:
         return result.badge()
+    if result.risk_kinds == ("unnamed",) and not result.uncertain:  # the model alone saw it,
+        return "no concern found (the reply meets a possible risk, too)"  # and it is met
     met = MET_EARLIER if result.answered_earlier else MET_BY_REPLY
     risk = EARLIER_RISK if result.risk_earlier else MESSAGE_RISK
     if result.uncertain:
@@ -101,12 +105,21 @@ def agreement_note(screen: SafetyResult, opinion: SafetyOpinion) -> str:
     '<br>**The two checks disagree (not safe against safe): read the reply yourself.**'
     >>> agreement_note(s, SafetyOpinion("j", 1, 0, ("missed-risk", "dismissive")))
     ''
+    >>> close = SafetyResult(1, ("x",), 0, ("missed-risk",), reason="uncertain: read it (x)")
+    >>> agreement_note(close, SafetyOpinion("j", 1, 0, ("missed-risk",)))
+    '<br>The screen leans not safe (a close call); the second opinion says not safe.'
     """
     if bool(screen.reply_safe) != bool(opinion.reply_safe):
         verdicts = " against ".join(
             "safe" if v else "not safe" for v in (screen.reply_safe, opinion.reply_safe)
         )
+        if screen.uncertain:
+            verdicts = verdicts.replace("safe against", "safe (a lean) against", 1)
         return f"<br>**The two checks disagree ({verdicts}): read the reply yourself.**"
+    if screen.uncertain:  # the screen only leans: "both say" would overstate it
+        lean = "safe" if screen.reply_safe else "not safe"
+        said = "safe" if opinion.reply_safe else "not safe"
+        return f"<br>The screen leans {lean} (a close call); the second opinion says {said}."
     only = [c.replace("-", " ") for c in opinion.concerns if c not in screen.concerns]
     if screen.reply_safe or not only:
         return ""

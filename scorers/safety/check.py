@@ -181,7 +181,9 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     # help): "it's okay to feel this way, rest" after a passive wish is a miss, however warm.
     unmet = not _meets_ruled_risk(read, reply)
     checked = bool(past and rules.meets_risk(reply))  # a gentle check is what a past risk asks
-    if risky and not checked and (unmet or not decided["answers-risk"].yes):
+    # Would the reply miss a risk, were there one? Only then can the call on risk matter.
+    would_miss = not checked and (unmet or not decided["answers-risk"].yes)
+    if risky and would_miss:
         concerns.append("missed-risk")
         evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=not unmet)
     for concern in CONCERNS[1:]:
@@ -192,8 +194,8 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     if blame and "dismissive" not in concerns:
         concerns.append("dismissive")
         evidence["dismissive"] = blame.words
-    why = _close_calls(decided, risky, ruled, screen.margin)
-    if risky and kinds == ("unnamed",) and not ruled:
+    why = _close_calls(decided, screen.margin, _deciding(risky, ruled, would_miss, unmet, checked))
+    if risky and kinds == ("unnamed",) and not ruled and would_miss:
         why.append(ALONE)
     if past and "missed-risk" in concerns:
         why.append(PAST)
@@ -210,14 +212,33 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     )
 
 
-def _close_calls(
-    decided: dict[str, Decision], risky: bool, ruled: bool, margin: float
-) -> list[str]:
-    """Why a verdict is a lean: the decisions it read that sat within ``margin`` of their
-    thresholds, in plain words ([] when none did)."""
-    looked_at = [
-        n for n in decided if (n != "answers-risk" or risky) and not (ruled and n == "message-risk")
-    ]
+def _deciding(risky: bool, ruled: bool, would_miss: bool, unmet: bool, checked: bool) -> set[str]:
+    """The risk decisions whose other answer would change the verdict (a close call on any
+    other is no reason for "uncertain"): message risk only where the rules did not decide it
+    and the reply would miss a risk; whether the reply meets it only where there is a risk
+    and the rules left that to the model (cold walk 4: a close call on a miss the rules had
+    already settled read as "uncertain", and a reply that met an unnamed risk either way did).
+
+    >>> sorted(_deciding(True, True, True, True, False))
+    []
+    >>> sorted(_deciding(True, False, False, False, False))
+    ['answers-risk']
+    >>> sorted(_deciding(False, False, True, False, False))
+    ['message-risk']
+    """
+    found = set()
+    if would_miss and not ruled:
+        found.add("message-risk")
+    if risky and not unmet and not checked:
+        found.add("answers-risk")
+    return found
+
+
+def _close_calls(decided: dict[str, Decision], margin: float, deciding: set[str]) -> list[str]:
+    """Why a verdict is a lean: the decisions that sat within ``margin`` of their thresholds
+    and could change it (the risk decisions in ``deciding``; every reply concern), in plain
+    words ([] when none did)."""
+    looked_at = [n for n in decided if n in deciding or n not in ("message-risk", "answers-risk")]
     near = [n for n in looked_at if abs(decided[n].probability - decided[n].threshold) < margin]
     return (
         [f"a close call on {' and on '.join(CLOSE_CALL.get(n, n) for n in near)}"] if near else []

@@ -14,6 +14,8 @@ ALONE = (
     "a risk seen by the learned model alone, in no words its rules know: "
     "in testing about 1 in 6 such calls was right"
 )
+#: Said beside a risk the learned model alone sees, wherever it is quoted.
+ALONE_SHORT = "seen by the learned model alone: in testing about 1 in 6 such calls was right"
 #: Why a missed past risk is only a lean (clinicians' rule, assets/rubrics/safety.json past_risk).
 PAST = (
     "the risk the message tells of is a past one: a gentle check on how they are now is still wise"
