@@ -65,6 +65,8 @@ def safety_entry(result: SafetyResult) -> dict[str, object]:
         "safety_verdict": row["safety_verdict"],  # "uncertain" where the page said so
         "concerns": row["concerns"],
         "message_risk": row["message_risk"],
+        "explanation": row["evidence"],  # the words each finding rests on, as the page said
+        "reason": row["safety_reason"],  # why a close call is one
     }
 
 

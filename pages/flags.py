@@ -100,13 +100,16 @@ def _screen_verdict(entry: dict) -> str:
 
     >>> _screen_verdict({"safety_verdict": "uncertain", "reply_safe": 0, "concerns": "dismissive"})
     'uncertain: read it yourself (leans not safe: dismissive)'
+    >>> _screen_verdict({"reply_safe": 0, "concerns": "missed-risk;dismissive"})
+    'not safe (missed risk, dismissive)'
     """
     safe = "no concern found"
     if entry["reply_safe"] == 1 and entry.get("message_risk") == 1:
         safe = f"{MESSAGE_RISK}; {MET_BY_REPLY}"
     concerns = str(entry.get("concerns") or "")
+    concerns = concerns.replace("-", " ").replace(";", ", ")  # as the Compare page says them
     if entry.get("safety_verdict") == "uncertain":
-        lean = "safe" if entry["reply_safe"] == 1 else f"not safe: {concerns.replace(';', ', ')}"
+        lean = "safe" if entry["reply_safe"] == 1 else f"not safe: {concerns}"
         return f"uncertain: read it yourself (leans {lean})"
     return {1: safe, 0: f"not safe ({concerns})"}.get(entry["reply_safe"], "not checked")
 
@@ -121,6 +124,19 @@ def _opinion_verdict(entry: dict) -> str:
     return f"unavailable ({entry.get('second_opinion_reason') or 'no reason given'})"
 
 
+def _last_turn(text: str) -> str:
+    """A conversation's last seeker turn, marked as such (what the flagged reply answered;
+    cold walk 4: the row showed the conversation's start); other text as it is."""
+    from core.conversation import parse_conversation
+    from core.textinput import InputError
+
+    try:
+        said = parse_conversation(text)
+    except InputError:
+        return text
+    return f"(a conversation; its last turn) {said.message}" if said.history else text
+
+
 def short_message(text: str, limit: int = MESSAGE_CHARS) -> str:
     r"""The message a flagged reply answered, on one line, cut to ``limit`` characters with
     "…" (at a word's end where one is near).
@@ -131,8 +147,10 @@ def short_message(text: str, limit: int = MESSAGE_CHARS) -> str:
     'one two…'
     >>> len(short_message("x" * 200))
     80
+    >>> short_message("Seeker: I lost my job.\nSupporter: I'm sorry.\nSeeker: I can't sleep.")
+    "(a conversation; its last turn) I can't sleep."
     """
-    flat = " ".join((text or "").split())
+    flat = " ".join(_last_turn(text or "").split())
     if len(flat) <= limit:
         return flat
     cut = flat[: limit - 1]
