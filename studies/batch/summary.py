@@ -232,7 +232,6 @@ def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     if "reply_safe" in df:  # the safety screen: replies a clinician would not send
         unsafe = df.assign(flag=df["reply_safe"].astype(str) == "0").groupby(ARM, sort=False)
         table["not safe (screen)"] = unsafe["flag"].sum().astype(int)
-        table["not safe: which questions"] = unsafe.apply(flagged_ids)
     overall = summary[summary["component"] == "overall"]
     for scorer, group in overall.groupby("scorer", sort=False):
         cells = {
@@ -244,4 +243,6 @@ def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
             for r in group.itertuples()
         }
         table[f"{scorer} overall"] = [cells.get(key, "–") for key in table.index]
+    if "reply_safe" in df:  # last: the scores first (cold walk 4: a phone cut them off)
+        table["not safe: which questions"] = unsafe.apply(flagged_ids).replace("", "–")
     return table.reset_index()
