@@ -45,7 +45,8 @@ def score_key(scorers: Sequence[str]) -> str:
         names = names[0].upper() + names[1:]
     return (
         f"{names}. Each is the overall rubric score, 1 (low) to 3 (high), computed when the "
-        "round was made. "
+        "round was made; a few tenths between two replies mean little (the Trust page says "
+        "how far each scorer agrees with people). "
     )
 
 

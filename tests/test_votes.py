@@ -420,3 +420,12 @@ def test_the_reveal_credits_a_model_that_wrote_three_replies_once(tmp_path):
     assert f"<small>Reply {therapist}: Answer by Dr T</small>" in text
     qwen = ", ".join(sorted(set("ABCD") - {therapist}))
     assert f"<small>Replies {qwen}: {model}</small>" in text
+
+
+def test_the_reveal_says_a_few_tenths_mean_little():
+    """Cold walk 4: a student read 2.64 / 2.45 / 1.97 as a ranking the Trust page says the
+    head cannot give."""
+    from reports.vote_reveal import score_key
+
+    said = score_key(["bert-head"])
+    assert "a few tenths between two replies mean little" in said and "Trust page" in said
