@@ -93,8 +93,7 @@ def tab(request: pytest.FixtureRequest) -> Iterator[object]:
 
 def panel(tab, responder_id: str):  # type: ignore[no-untyped-def]
     """The column holding ``responder_id``'s reply, its status and its flag controls."""
-    reply = tab.locator(f"#{panel_id(responder_id)}")
-    return tab.locator(".column").filter(has=reply).last
+    return tab.locator(f"#{panel_id(responder_id)}-column")  # its reply box may be folded
 
 
 def shoot(tab, button, name: str) -> None:  # type: ignore[no-untyped-def]

@@ -204,7 +204,9 @@ def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict
     for start in range(0, len(RESPONDER_IDS), PER_ROW):
         with gr.Row(equal_height=False):
             for rid in RESPONDER_IDS[start : start + PER_ROW]:
-                with gr.Column(visible=rid in ticked, min_width=280) as column:
+                with gr.Column(  # the panel, found by its id even when its reply box folds
+                    visible=rid in ticked, min_width=280, elem_id=f"{panel_id(rid)}-column"
+                ) as column:
                     gr.Markdown(f"**{get_responder(rid).display_name}** <small>`{rid}`</small>")
                     text = gr.Markdown(
                         "",
