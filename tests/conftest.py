@@ -283,8 +283,9 @@ def served(page):  # type: ignore[no-untyped-def]
         page.close()
 
 
-def votes_kept_in(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """For a module fixture (``yield from``): vote rounds and votes in a temporary folder."""
+@pytest.fixture(scope="module")
+def vote_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Vote rounds and votes kept in a temporary folder for one test module."""
     from studies.votes import rounds as votes_module
 
     folder = tmp_path_factory.mktemp("votes")
@@ -294,6 +295,16 @@ def votes_kept_in(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     )
     yield folder
     patch.undo()
+
+
+@pytest.fixture(scope="module")
+def vote_url(vote_folder: Path) -> Iterator[str]:
+    """The Vote page served for one test module (rounds in :func:`vote_folder`); no
+    trailing slash, so ``f"{vote_url}/?round=..."`` reads as a visitor's link."""
+    from pages import vote
+
+    with served(vote.build()) as address:
+        yield address.rstrip("/")
 
 
 #: Debian's chromium, which the browser tests drive through Playwright (never a downloaded one).

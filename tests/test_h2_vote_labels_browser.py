@@ -6,13 +6,12 @@ has an accessible name. In a real headless Chromium at 1280 and 390 px."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from studies.votes.rounds import Entry, create_round
-from tests.conftest import require_chromium, served, votes_kept_in
+from tests.conftest import require_chromium
 
 pytestmark = pytest.mark.slow
 SHOTS = Path("/tmp/h2")
@@ -21,19 +20,6 @@ SHOTS = Path("/tmp/h2")
 NAMED = re.compile('^- \'?textbox "[^"]+"')
 
 require_chromium()
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield from votes_kept_in(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def url(folder: Path) -> Iterator[str]:
-    from pages import vote
-
-    with served(vote.build()) as address:
-        yield address.rstrip("/")
 
 
 def unnamed_boxes(tab) -> list[str]:  # type: ignore[no-untyped-def]
@@ -45,18 +31,18 @@ def unnamed_boxes(tab) -> list[str]:  # type: ignore[no-untyped-def]
     return [s for s in said if not NAMED.match(s) or s.startswith('- textbox "Textbox"')]
 
 
-def test_every_text_box_on_the_vote_page_has_a_name(url, folder, tab):
+def test_every_text_box_on_the_vote_page_has_a_name(vote_url, vote_folder, tab):
     from playwright.sync_api import expect
 
-    tab.goto(url)  # a teacher: the round maker opens
+    tab.goto(vote_url)  # a teacher: the round maker opens
     expect(tab.get_by_role("textbox", name="Message (or paste your own)")).to_be_visible(
         timeout=30_000
     )
     assert unnamed_boxes(tab) == []
 
     entries = [Entry("human/counselchat", "Grief shows at night."), Entry("x#a", "So hard.")]
-    rnd = create_round("I can't sleep since my dad died.", entries, folder=folder)
-    tab.goto(f"{url}/?round={rnd.code}")  # a student's ballot
+    rnd = create_round("I can't sleep since my dad died.", entries, folder=vote_folder)
+    tab.goto(f"{vote_url}/?round={rnd.code}")  # a student's ballot
     expect(tab.get_by_role("textbox", name="Reply A")).to_be_visible(timeout=30_000)
     assert unnamed_boxes(tab) == []
 

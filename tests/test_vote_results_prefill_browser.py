@@ -4,38 +4,22 @@ round. In a real headless Chromium at 390 px (the phone a student holds)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from studies.votes.rounds import Entry, create_round
-from tests.conftest import browser_page, require_chromium, served, votes_kept_in
+from tests.conftest import browser_page, require_chromium
 
 pytestmark = pytest.mark.slow
 require_chromium()
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield from votes_kept_in(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def url(folder: Path) -> Iterator[str]:
-    from pages import vote
-
-    with served(vote.build()) as address:
-        yield address.rstrip("/")
-
-
-def test_the_results_tab_holds_the_code_of_the_round_opened_by_its_link(url, folder):
+def test_the_results_tab_holds_the_code_of_the_round_opened_by_its_link(vote_url, vote_folder):
     from playwright.sync_api import expect
 
     entries = [Entry("human/counselchat", "Grief shows at night."), Entry("x#a", "That is hard.")]
-    rnd = create_round("I can't sleep since my dad died.", entries, folder=folder)
+    rnd = create_round("I can't sleep since my dad died.", entries, folder=vote_folder)
     with browser_page(390, 844) as tab:
-        tab.goto(f"{url}/?round={rnd.code}")
+        tab.goto(f"{vote_url}/?round={rnd.code}")
         expect(tab.get_by_text("Reply A", exact=True).first).to_be_visible(timeout=30_000)
         tab.get_by_role("tab", name="Results").click()
         box = tab.get_by_label("Round code (blank = every round)")

@@ -7,30 +7,21 @@ checks are in ``tests/test_vote_small_fixes_browser.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
-
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round
-from tests.conftest import votes_kept_in
 
 RESULTS_LABEL = "Round code (blank = every round)"
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield from votes_kept_in(tmp_path_factory)
-
-
-def a_round(folder: Path) -> VoteRound:
+def a_round(vote_folder: Path) -> VoteRound:
     entries = [
         Entry("human/counselchat", "Grief often shows up at night."),
         Entry("teacher/a <b>$bold</b> one", "Melatonin."),
     ]
-    return create_round("I can't sleep since my dad died.", entries, folder=folder)
+    return create_round("I can't sleep since my dad died.", entries, folder=vote_folder)
 
 
 def component_id(page: object, label: str) -> int:
@@ -38,10 +29,10 @@ def component_id(page: object, label: str) -> int:
     return found
 
 
-def test_the_round_in_the_address_becomes_the_open_round(folder):
+def test_the_round_in_the_address_becomes_the_open_round(vote_folder):
     from pages import vote
 
-    rnd = a_round(folder)
+    rnd = a_round(vote_folder)
     request = SimpleNamespace(query_params={"round": rnd.code.lower()})
     code_box, _voter, current, *_ = vote.on_load("", request)
     assert code_box == rnd.code and current == rnd.code
@@ -81,11 +72,11 @@ def test_how_the_votes_are_counted_is_told_in_the_page():
         assert said in words, said
 
 
-def test_the_results_tables_name_each_figure_for_a_phone(folder):
+def test_the_results_tables_name_each_figure_for_a_phone(vote_folder):
     from pages.widgets.vote_results import results
 
-    rnd = a_round(folder)
-    cast_vote(rnd, "voter-1", "A", "B", folder=folder)
+    rnd = a_round(vote_folder)
+    cast_vote(rnd, "voter-1", "A", "B", folder=vote_folder)
     _chart, ranking, agreement, status, _path = results(rnd.code)
     assert "2 sources" in status
     assert ranking.startswith("<table>") and agreement == ""  # no scorer saved: no rows
@@ -96,7 +87,7 @@ def test_the_results_tables_name_each_figure_for_a_phone(folder):
     assert "<b>" not in ranking
 
 
-def test_no_votes_show_empty_tables(folder):
+def test_no_votes_show_empty_tables(vote_folder):
     from pages.widgets.vote_results import results
 
     _chart, ranking, agreement, status, path = results("ZZZZ")

@@ -19,7 +19,7 @@ from pages.widgets.round_maker import TEACHER_LABEL
 from responders import registry
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round, save_round
-from tests.conftest import ScriptedResponder, require_chromium, served, votes_kept_in
+from tests.conftest import ScriptedResponder, require_chromium, served
 
 pytestmark = pytest.mark.slow
 SHOTS = Path("/tmp/vote_small_fixes")
@@ -38,12 +38,7 @@ require_chromium()
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield from votes_kept_in(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def url(folder: Path) -> Iterator[str]:
+def url(vote_folder: Path) -> Iterator[str]:
     from pages import vote
 
     patch = pytest.MonkeyPatch()
@@ -53,7 +48,7 @@ def url(folder: Path) -> Iterator[str]:
     patch.undo()
 
 
-def scored_round(folder: Path) -> VoteRound:
+def scored_round(vote_folder: Path) -> VoteRound:
     """A keyless class round (long source names) with two scorers' scores and six votes."""
     entries = [
         Entry(f"{LOCAL}#study", "That sounds so hard."),
@@ -61,24 +56,24 @@ def scored_round(folder: Path) -> VoteRound:
         Entry("teacher/a friend's reply", "You are not alone in this."),
         Entry("human/counselchat", "Grief often shows up at night."),
     ]
-    rnd = create_round("I can't sleep since my dad died.", entries, folder=folder)
+    rnd = create_round("I can't sleep since my dad died.", entries, folder=vote_folder)
     scorers = ("bert-head", f"judge-weighted/{LOCAL}")
     scores = {s: {e.source: {"overall": 2.0 + i, "status": "ok"} for i, e in enumerate(entries)}
               for s in scorers}  # fmt: skip
     rnd = dataclasses.replace(rnd, scores=scores)
-    save_round(rnd, folder=folder)
+    save_round(rnd, folder=vote_folder)
     for n in range(6):
-        cast_vote(rnd, f"voter-{n}", "ABCD"[n % 4], "ABCD"[(n + 1) % 4], folder=folder)
+        cast_vote(rnd, f"voter-{n}", "ABCD"[n % 4], "ABCD"[(n + 1) % 4], folder=vote_folder)
     return rnd
 
 
-def test_the_results_box_holds_the_linked_round_then_the_round_just_made(url, folder, tab):
+def test_the_results_box_holds_the_linked_round_then_the_round_just_made(url, vote_folder, tab):
     from playwright.sync_api import expect
 
     linked = create_round(
         "I can't sleep since my dad died.",
         [Entry("human/counselchat", "Grief shows at night."), Entry("x#a", "That is hard.")],
-        folder=folder,
+        folder=vote_folder,
     )
     tab.goto(f"{url}/?round={linked.code}")
     expect(tab.get_by_text("Reply A", exact=True).first).to_be_visible(timeout=30_000)
@@ -101,10 +96,10 @@ def test_the_results_box_holds_the_linked_round_then_the_round_just_made(url, fo
     tab.screenshot(path=str(SHOTS / f"results-box-made-{tab.width}.png"))
 
 
-def test_the_results_tables_fit_the_screen(url, folder, tab):
+def test_the_results_tables_fit_the_screen(url, vote_folder, tab):
     from playwright.sync_api import expect
 
-    rnd = scored_round(folder)
+    rnd = scored_round(vote_folder)
     tab.goto(url)
     tab.get_by_role("tab", name="Results").click()
     tab.get_by_label(RESULTS_LABEL).fill(rnd.code)

@@ -9,7 +9,6 @@ The browser test takes screenshots at 1280x900 and 390x844 into ``test-artifacts
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import gradio as gr
@@ -19,47 +18,41 @@ from config import ROOT
 from studies.votes import rounds as votes_module
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round
-from tests.conftest import CHROMIUM, browser_page, served, votes_kept_in
+from tests.conftest import CHROMIUM, browser_page
 
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
 VOTED = "You have voted in this round"
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Rounds and votes in a temporary folder."""
-    yield from votes_kept_in(tmp_path_factory)
-
-
-def three_replies(folder: Path) -> VoteRound:
+def three_replies(vote_folder: Path) -> VoteRound:
     entries = [Entry("a/x", "I hear you."), Entry("b/y", "Try yoga."), Entry("c/z", "Ok.")]
-    return create_round("Nobody calls me any more.", entries, folder=folder)
+    return create_round("Nobody calls me any more.", entries, folder=vote_folder)
 
 
-def test_the_vote_button_says_when_this_voter_has_voted(folder):
+def test_the_vote_button_says_when_this_voter_has_voted(vote_folder):
     from pages.widgets.ballot import vote_button_for
 
-    rnd = three_replies(folder)
+    rnd = three_replies(vote_folder)
     before = vote_button_for(rnd.code, "student-1")
     assert before["value"] == "Vote" and before["interactive"] is True
-    cast_vote(rnd, "student-1", "A", "B", folder=folder)
+    cast_vote(rnd, "student-1", "A", "B", folder=vote_folder)
     after = vote_button_for(rnd.code, "student-1")
     assert after["value"] == VOTED and after["interactive"] is False
     assert vote_button_for(rnd.code, "student-2")["interactive"] is True  # another voter
     assert vote_button_for("", "student-1")["interactive"] is False  # no round open
 
 
-def test_the_why_box_is_read_only_once_this_voter_has_voted(folder):
+def test_the_why_box_is_read_only_once_this_voter_has_voted(vote_folder):
     """Issue 30: after voting (and after a reload) the "Why?" box stayed editable."""
     from pages.widgets.ballot import after_vote, reason_box_for
 
-    rnd = three_replies(folder)
+    rnd = three_replies(vote_folder)
     assert reason_box_for(rnd.code, "student-1") == {
         "__type__": "update", "value": "", "interactive": True,
     }  # fmt: skip
     _button, *open_ = after_vote(rnd.code, "student-1")  # a refused vote: left as it was
     assert all(update == gr.skip() for update in open_)
-    cast_vote(rnd, "student-1", "A", "B", "A asks how I am.", folder=folder)
+    cast_vote(rnd, "student-1", "A", "B", "A asks how I am.", folder=vote_folder)
     _button, most, least, why = after_vote(rnd.code, "student-1")
     assert most["interactive"] is least["interactive"] is why["interactive"] is False
     reloaded = reason_box_for(rnd.code, "student-1")  # the page opened again: their reason
@@ -67,11 +60,11 @@ def test_the_why_box_is_read_only_once_this_voter_has_voted(folder):
     assert reason_box_for(rnd.code, "student-2")["interactive"] is True  # another voter
 
 
-def test_a_reopened_round_shows_the_voters_own_picks_closed(folder):
+def test_a_reopened_round_shows_the_voters_own_picks_closed(vote_folder):
     from pages import vote
 
-    rnd = three_replies(folder)
-    cast_vote(rnd, "student-1", "B", "C", folder=folder)
+    rnd = three_replies(vote_folder)
+    cast_vote(rnd, "student-1", "B", "C", folder=vote_folder)
     _voter, _code, header, *rest = vote.open_round(rnd.code, "student-1")
     most, least = rest[votes_module.MAX_REPLIES : votes_module.MAX_REPLIES + 2]
     assert "already voted" in header
@@ -81,25 +74,19 @@ def test_a_reopened_round_shows_the_voters_own_picks_closed(folder):
     assert fresh["value"] is None and fresh["interactive"] is True
 
 
-@pytest.fixture(scope="module")
-def url(folder: Path) -> Iterator[str]:
-    from pages import vote
-
-    with served(vote.build()) as address:
-        yield address
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
-def test_after_voting_and_after_a_reload_vote_cannot_be_pressed(url, folder, width, height):
+def test_after_voting_and_after_a_reload_vote_cannot_be_pressed(
+    vote_url, vote_folder, width, height
+):
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed here")
     from playwright.sync_api import expect
 
-    rnd = three_replies(folder)
+    rnd = three_replies(vote_folder)
     SHOTS.mkdir(parents=True, exist_ok=True)
     with browser_page(width, height) as tab:
-        tab.goto(f"{url}?round={rnd.code}")
+        tab.goto(f"{vote_url}/?round={rnd.code}")
         tab.get_by_text(f"Round {rnd.code}").wait_for(timeout=30_000)
         most = tab.locator("fieldset", has_text="Most empathetic reply")
         least = tab.locator("fieldset", has_text="Least empathetic reply")

@@ -9,7 +9,6 @@ The browser test takes screenshots at 1280x900 and 390x844 into ``test-artifacts
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ import pytest
 from config import ROOT
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round
-from tests.conftest import CHROMIUM, browser_page, served, votes_kept_in
+from tests.conftest import CHROMIUM, browser_page
 
 SHOTS = ROOT / "test-artifacts" / "walk-fixes"
 LOCAL = "local/qwen2.5-coder-1.5b"
@@ -38,13 +37,7 @@ GEOMETRY_JS = """plot => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Rounds and votes in a temporary folder."""
-    yield from votes_kept_in(tmp_path_factory)
-
-
-def long_named_round(folder: Path) -> VoteRound:
+def long_named_round(vote_folder: Path) -> VoteRound:
     """A keyless class round: the local model three ways (long names) and the therapist."""
     entries = [
         Entry(f"{LOCAL}#study", "That sounds so hard."),
@@ -52,14 +45,14 @@ def long_named_round(folder: Path) -> VoteRound:
         Entry(f"{LOCAL}#reader-persona", "You are not alone in this."),
         Entry("human/counselchat", "Grief often shows up at night."),
     ]
-    return create_round("I can't sleep since my dad died.", entries, folder=folder)
+    return create_round("I can't sleep since my dad died.", entries, folder=vote_folder)
 
 
-def test_one_vote_is_counted_in_plain_words(folder):
+def test_one_vote_is_counted_in_plain_words(vote_folder):
     from pages.widgets.vote_results import results
 
-    rnd = long_named_round(folder)
-    cast_vote(rnd, "voter-1", "A", "B", folder=folder)
+    rnd = long_named_round(vote_folder)
+    cast_vote(rnd, "voter-1", "A", "B", folder=vote_folder)
     *_, status, _path = results(rnd.code)
     assert "each shown in 1 vote." in status, status
     assert "votes" not in status.split("shown in")[1].split(".")[0]  # not "1 votes"
@@ -68,7 +61,7 @@ def test_one_vote_is_counted_in_plain_words(folder):
     assert "Strength: higher = picked as most empathetic more often" in status
 
 
-def test_the_technical_name_is_folded_under_the_ranking(folder):
+def test_the_technical_name_is_folded_under_the_ranking(vote_folder):
     from pages import vote
     from reports.votes import RANKING_HEADERS
 
@@ -82,26 +75,18 @@ def test_the_technical_name_is_folded_under_the_ranking(folder):
     assert RANKING_HEADERS[2] == "strength"
 
 
-@pytest.fixture(scope="module")
-def url(folder: Path) -> Iterator[str]:
-    from pages import vote
-
-    with served(vote.build()) as address:
-        yield address
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
-def test_the_bars_get_the_charts_width_on_a_phone(url, folder, width, height):
+def test_the_bars_get_the_charts_width_on_a_phone(vote_url, vote_folder, width, height):
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed here")
 
-    rnd = long_named_round(folder)
+    rnd = long_named_round(vote_folder)
     for n, (most, least) in enumerate([("A", "B"), ("C", "D"), ("A", "D")]):
-        cast_vote(rnd, f"voter-{width}-{n}", most, least, folder=folder)
+        cast_vote(rnd, f"voter-{width}-{n}", most, least, folder=vote_folder)
     SHOTS.mkdir(parents=True, exist_ok=True)
     with browser_page(width, height) as tab:
-        tab.goto(url)
+        tab.goto(vote_url)
         tab.get_by_role("tab", name="Results").click()
         tab.get_by_label("Round code (blank = every round)").fill(rnd.code)
         tab.get_by_role("button", name="Show results").click()
