@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -138,14 +139,36 @@ def fit_trees(head: np.ndarray, found: np.ndarray, y: np.ndarray, leaf: int) -> 
     return TreeContextModel(trees, f"head-context-trees{leaf}-{digest}")
 
 
-def fit_recipe(name: str, head: np.ndarray, found: np.ndarray, y: np.ndarray) -> AnyContextModel:
-    """The model a recipe's name describes ("ridge … (alpha A)", "extra trees … (leaf L)"),
-    on the head's scores and, when the name says so, the turn measures."""
-    extra = found if "measures" in name else found[:, :0]
-    value = float(name.rsplit(" ", 1)[1].rstrip(")"))
-    if name.startswith("extra trees"):
-        return fit_trees(head, extra, y, int(value))
-    return fit(head, extra, y, value)
+@dataclass(frozen=True)
+class Recipe:
+    """One model cross-validation compares: a ridge (``value`` its alpha) or extra trees
+    (``value`` the fewest replies a leaf may hold), with or without the turn measures."""
+
+    kind: str  # "ridge" or "trees"
+    value: float
+    measures: bool
+
+    @property
+    def name(self) -> str:
+        """How the figures and the card name it.
+
+        >>> Recipe("trees", 3, True).name
+        'extra trees on head scores + turn measures (leaf 3)'
+        """
+        reads = "head scores + turn measures" if self.measures else "head scores"
+        if self.kind == "trees":
+            return f"extra trees on {reads} (leaf {self.value:g})"
+        return f"ridge on {reads} (alpha {self.value:g})"
+
+    def columns(self, found: np.ndarray) -> np.ndarray:
+        """The measures this recipe reads (none when it reads the head's scores alone)."""
+        return found if self.measures else found[:, :0]
+
+    def fit(self, head: np.ndarray, found: np.ndarray, y: np.ndarray) -> AnyContextModel:
+        """The fitted model on the head's scores and the measures it reads."""
+        if self.kind == "trees":
+            return fit_trees(head, self.columns(found), y, int(self.value))
+        return fit(head, self.columns(found), y, self.value)
 
 
 def report(rows: pd.DataFrame, pred: np.ndarray, ci: bool = False) -> dict[str, object]:
@@ -189,12 +212,12 @@ def cross_validate(rows: pd.DataFrame, feats: dict[str, np.ndarray]) -> dict[str
         "head, last message": report(sub, head),
         "head, conversation pasted as message": report(sub, feats["pasted"][train]),
     }
-    for name in RECIPES:
+    for recipe in RECIPES:
         pred = np.zeros_like(y, dtype=float)
         for tr, te in GroupKFold(5).split(head, y, sub.conversation_id):
-            extra = found[te] if "measures" in name else found[te][:, :0]
-            pred[te] = fit_recipe(name, head[tr], found[tr], y[tr]).predict(head[te], extra)
-        out[name] = report(sub, pred)
+            model = recipe.fit(head[tr], found[tr], y[tr])
+            pred[te] = model.predict(head[te], recipe.columns(found[te]))
+        out[recipe.name] = report(sub, pred)
     return out
 
 
@@ -210,9 +233,9 @@ TRIED = (
 
 #: Every recipe cross-validation compares (the chosen one ships).
 RECIPES = (
-    *(f"ridge on head scores (alpha {a:g})" for a in ALPHAS),
-    *(f"ridge on head scores + turn measures (alpha {a:g})" for a in ALPHAS),
-    *(f"extra trees on head scores + turn measures (leaf {k})" for k in LEAVES),
+    *(Recipe("ridge", a, False) for a in ALPHAS),
+    *(Recipe("ridge", a, True) for a in ALPHAS),
+    *(Recipe("trees", k, True) for k in LEAVES),
 )
 
 
@@ -248,18 +271,16 @@ def main() -> None:
     for name, figures in cv.items():
         print(f"CV  {name}: {figures}")
     # Chosen by the mean squared error over the components (what the head is trained on).
-    chosen = min(RECIPES, key=lambda k: sum(cv[k][f"mse_{c}"] for c in COMPONENTS))
-    use = "measures" in chosen
+    recipe = min(RECIPES, key=lambda r: sum(cv[r.name][f"mse_{c}"] for c in COMPONENTS))
     train, held = ~rows.heldout.to_numpy(), rows.heldout.to_numpy()
     y = rows[list(COMPONENTS)].to_numpy()
-    cols = slice(None) if use else slice(0, 0)
-    model = fit_recipe(chosen, feats["last"][train], feats["measures"][train], y[train])
+    model = recipe.fit(feats["last"][train], feats["measures"][train], y[train])
     hold = {
         "head, last message": report(rows[held], feats["last"][held], ci=True),
         "head, conversation pasted as message": report(rows[held], feats["pasted"][held], ci=True),
-        chosen: report(
+        recipe.name: report(
             rows[held],
-            model.predict(feats["last"][held], feats["measures"][held][:, cols]),
+            model.predict(feats["last"][held], recipe.columns(feats["measures"][held])),
             ci=True,
         ),
     }
@@ -267,9 +288,9 @@ def main() -> None:
         for name, figures in hold.items():
             print(f"HELD-OUT  {name}: {figures}")
     if args.save:
-        if not use:
+        if not recipe.measures:
             sys.exit("CV chose the head scores alone: no turn measures to ship; nothing saved")
-        save(model, alpha, cv, hold, chosen, rows)
+        save(model, alpha, cv, hold, recipe.name, rows)
 
 
 def measure_judge(spec: str, rows: pd.DataFrame, convs: dict[str, list[Turn]]) -> None:
