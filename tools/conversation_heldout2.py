@@ -1,16 +1,20 @@
-"""Score the second held-out conversation set once with the shipped model (issue 32).
+"""Score a later held-out conversation set once with the shipped model (issue 32).
 
-The 15 conversations ``h01``–``h15`` (``tools/conversation_data/heldout2_*``) were
-written and rated by three LLM annotators after the conversation model shipped;
-nothing was trained or tuned on them. This prints the annotators' α and the
-same figures as ``tools/conversation_train.py --heldout``, for the head on the
-last message, the conversation pasted as the message, and the shipped model.
+The second set, 15 conversations ``h01``–``h15`` (``tools/conversation_data/heldout2_*``,
+labels ``labels_H2_K*.csv``), was written and rated by three LLM annotators after the
+conversation model shipped; the third, 12 conversations ``z01``–``z12`` (``heldout3_*``,
+``labels_H3_K*.csv``), after the second. Nothing was trained or tuned on either.
+This prints the annotators' α and the same figures as ``tools/conversation_train.py
+--heldout``, for the head on the last message, the conversation pasted as the message,
+and the shipped model, and writes them into the card.
 
-    nice python tools/conversation_heldout2.py
+    nice python tools/conversation_heldout2.py                 # the second set
+    nice python tools/conversation_heldout2.py --set heldout3  # the third
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -25,18 +29,21 @@ from core.conversation import Turn
 from scorers.base import COMPONENTS
 from scorers.bert_head.context import read_context_model
 
+#: Each later held-out set: its file prefix -> its annotators' label files.
+SETS = {"heldout2": "labels_H2_K*.csv", "heldout3": "labels_H3_K*.csv"}
 
-def load() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, list[Turn]]]:
+
+def load(name: str = "heldout2") -> tuple[pd.DataFrame, pd.DataFrame, dict[str, list[Turn]]]:
     """The candidates with mean labels, every annotator's labels, and the turns."""
     convs = {}
-    for line in (DATA / "heldout2_conversations.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (DATA / f"{name}_conversations.jsonl").read_text(encoding="utf-8").splitlines():
         c = json.loads(line)
         convs[c["conversation_id"]] = [Turn(t["role"], t["text"]) for t in c["turns"]]
     frames = []
-    for path in sorted(DATA.glob("labels_H2_K*.csv")):
+    for path in sorted(DATA.glob(SETS[name])):
         frames.append(pd.read_csv(path).assign(annotator=path.stem))
     labels = pd.concat(frames, ignore_index=True)
-    rows = pd.read_csv(DATA / "heldout2_candidates.csv")
+    rows = pd.read_csv(DATA / f"{name}_candidates.csv")
     mean = labels.groupby("candidate_id")[list(COMPONENTS)].mean()
     rows = rows.join(mean, on="candidate_id", how="inner")
     rows["overall"] = rows[list(COMPONENTS)].mean(axis=1)
@@ -64,7 +71,10 @@ def alpha(labels: pd.DataFrame) -> dict[str, float]:
 
 
 def main() -> None:
-    rows, labels, convs = load()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--set", choices=sorted(SETS), default="heldout2", dest="name")
+    name = parser.parse_args().name
+    rows, labels, convs = load(name)
     print(f"{len(rows)} candidates, {rows.conversation_id.nunique()} conversations")
     print("annotators' α (ordinal):", alpha(labels))
     model = read_context_model()
@@ -73,16 +83,16 @@ def main() -> None:
     feats = features(rows, convs)
     shipped = model.predict(feats["last"], feats["measures"])
     figures = {}
-    for name, pred in (
+    for way, pred in (
         ("head, last message", feats["last"]),
         ("head, conversation pasted as message", feats["pasted"]),
         (f"shipped model ({model.version})", shipped),
     ):
-        figures[name] = report(rows, pred, ci=True)
-        print(f"HELD-OUT-2  {name}: {figures[name]}")
-    card = json.loads(CARD.read_text(encoding="utf-8"))  # the card keeps the second set's figures
-    card["heldout2"] = f"{len(rows)} candidates, {rows.conversation_id.nunique()} conversations"
-    card["heldout2_figures"] = figures
+        figures[way] = report(rows, pred, ci=True)
+        print(f"{name.upper()}  {way}: {figures[way]}")
+    card = json.loads(CARD.read_text(encoding="utf-8"))  # the card keeps each set's figures
+    card[name] = f"{len(rows)} candidates, {rows.conversation_id.nunique()} conversations"
+    card[f"{name}_figures"] = figures
     CARD.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
 
 
