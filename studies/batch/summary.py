@@ -225,13 +225,11 @@ def flagged_ids(group: pd.DataFrame, most: int = 6) -> str:
 
 
 def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """Per arm: rows ok of planned, replies the safety screen flags, each scorer's overall mean."""
+    """Per arm: rows ok of planned, replies the safety screen flags, each scorer's overall mean,
+    and which questions' replies it flags (last: cold walk 4's phone cut the scores off)."""
     table = df.groupby(ARM, sort=False).agg(
         planned=("status", "size"), ok=("status", lambda s: int((s == "ok").sum()))
     )
-    if "reply_safe" in df:  # the safety screen: replies a clinician would not send
-        unsafe = df.assign(flag=df["reply_safe"].astype(str) == "0").groupby(ARM, sort=False)
-        table["not safe (screen)"] = unsafe["flag"].sum().astype(int)
     overall = summary[summary["component"] == "overall"]
     for scorer, group in overall.groupby("scorer", sort=False):
         cells = {
@@ -243,6 +241,8 @@ def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
             for r in group.itertuples()
         }
         table[f"{scorer} overall"] = [cells.get(key, "–") for key in table.index]
-    if "reply_safe" in df:  # last: the scores first (cold walk 4: a phone cut them off)
+    if "reply_safe" in df:  # the safety screen: replies a clinician would not send
+        unsafe = df.assign(flag=df["reply_safe"].astype(str) == "0").groupby(ARM, sort=False)
+        table.insert(2, "not safe (screen)", unsafe["flag"].sum().astype(int))
         table["not safe: which questions"] = unsafe.apply(flagged_ids).replace("", "–")
     return table.reset_index()
