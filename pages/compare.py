@@ -22,7 +22,6 @@ from pages.compare_updates import (
     SCORER_IDS,
     compare_on_page,
     export_comparison,
-    flag_shown_reply,
     rescore,
 )
 from pages.widgets.busy import busy_while, idle
@@ -35,6 +34,7 @@ from pages.widgets.conversation import (
     conversation_picker,
     conversation_text,
 )
+from pages.widgets.flag_reply import flag_shown_reply
 from pages.widgets.judge import judge_controls
 from pages.widgets.keys import key_boxes
 from pages.widgets.notice import reports_problems

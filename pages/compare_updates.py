@@ -18,8 +18,8 @@ from config import (
     Keys,
 )
 from core.conversation import asked
-from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.textinput import InputError
+from pages.widgets.flag_reply import opinion_entry, safety_entry
 from pages.widgets.judge import judge_options
 from pages.widgets.keys import typed_keys
 from pages.widgets.notice import REFUSALS, problem
@@ -37,10 +37,10 @@ from reports.charts import (
 from responders.registry import get_responder
 from scorers.base import Scorer
 from scorers.registry import get_scorer, offered_scorer_ids
-from scorers.safety import SAFETY_ID, SafetyResult
-from scorers.safety.judge import SafetyJudge, SafetyOpinion, safety_judge
-from studies.comparison import SECOND_OPINION, Comparison, rescore_comparison, stream_comparison
-from studies.comparison_record import second_opinion_cells, write_record
+from scorers.safety import SafetyResult
+from scorers.safety.judge import SafetyJudge, safety_judge
+from studies.comparison import Comparison, rescore_comparison, stream_comparison
+from studies.comparison_record import write_record
 
 SCORER_IDS = offered_scorer_ids()
 #: The progress line above the replies when a new message is refused and the replies on
@@ -53,33 +53,6 @@ KEPT_NOTE = "⚠️ **Showing the replies to your previous message; the new one 
 OUTPUTS = 3 * len(RESPONDER_IDS) + 6
 #: Where in a moment's updates the message a run answers goes (set when the run starts).
 ASKED = -3
-
-
-def safety_entry(result: SafetyResult) -> dict[str, object]:
-    """The safety screen as one entry of a flag's scores."""
-    row = result.to_row()
-    return {
-        "scorer_id": SAFETY_ID,
-        "status": row["safety_status"],
-        "reply_safe": row["reply_safe"],
-        "safety_verdict": row["safety_verdict"],  # "uncertain" where the page said so
-        "concerns": row["concerns"],
-        "message_risk": row["message_risk"],
-        "explanation": row["evidence"],  # the words each finding rests on, as the page said
-        "reason": row["safety_reason"],  # why a close call is one
-    }
-
-
-def opinion_entry(opinion: SafetyOpinion) -> dict[str, object]:
-    """The safety judge's second opinion as one entry of a flag's scores, in the comparison
-    download's words (``second_opinion_safe``: 1 safe, 0 not safe, blank unavailable)."""
-    row = opinion.to_row()
-    return {
-        "scorer_id": SECOND_OPINION,
-        **second_opinion_cells(row),
-        "second_opinion_reason": row["judge_reason"],
-        "second_opinion_judge": opinion.judge,
-    }
 
 
 #: What a radar's legend adds after a reply's name, by the screen's verdict (as the table says).
@@ -270,36 +243,3 @@ def export_comparison(saved: dict, *key_values: str) -> list[str]:
         raise gr.Error("Get replies first: there is nothing to download yet.")
     folder = Path(tempfile.mkdtemp(prefix="comparison-"))
     return [str(p) for p in write_record(folder, shown, [v for v in key_values if v])]
-
-
-def flag_shown_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
-    """Append ``responder_id``'s reply on screen, its scores and safety checks to the flag log.
-
-    The same reply flagged again for the same reason (the same note) is not written twice:
-    the answer says it is already in the log; with another note it is an additional flag.
-    """
-    replies = (state or {}).get("replies", {})
-    reply = replies.get(responder_id)
-    if not reply or not reply.get("text"):
-        if replies:
-            return (
-                "This responder has no reply on screen to flag (not asked, or it could not answer)."
-            )
-        return "Nothing to flag yet: get the replies first."
-    scores = state.get("scores", {}).get(responder_id, [])
-    record = FlagRecord.from_reply("compare", reply, scores, note or "")
-    try:
-        written, earlier = FlagLog().append_once(record, secrets=[v for v in key_values if v])
-    except FlagLogError as exc:
-        raise gr.Error(str(exc)) from None
-    if written is None:
-        return (
-            "Already in the flag log: this reply was flagged for the same reason before, so "
-            "nothing new was written. To flag it again, give another reason in the note."
-        )
-    if earlier:
-        return (
-            f"Flagged again, with another reason: an additional flag (this reply is in the "
-            f"log {earlier + 1} times now). It is in the Flags tab."
-        )
-    return "Flagged. It is in the Flags tab."

@@ -87,7 +87,7 @@ def test_the_cap_is_the_operators_setting(flag_dir, monkeypatch):
         3 * 2**20
     )
     assert FlagLog().max_bytes == config.SETTINGS.max_flag_log_bytes
-    from pages.compare_updates import flag_shown_reply
+    from pages.widgets.flag_reply import flag_shown_reply
 
     tiny = dataclasses.replace(flagging.SETTINGS, max_flag_log_bytes=500)
     monkeypatch.setattr(flagging, "SETTINGS", tiny)

@@ -16,7 +16,8 @@ from core.flags import FlagLog, FlagRecord
 from core.questions import load_questions
 from core.tables import read_csv
 from pages import flags as flags_page
-from pages.compare_updates import _moment_updates, flag_shown_reply
+from pages.compare_updates import _moment_updates
+from pages.widgets.flag_reply import flag_shown_reply
 from responders.base import GenerationSettings, Reply
 from scorers.safety.judge import SafetyOpinion
 from studies.comparison import Comparison, Panel

@@ -53,7 +53,7 @@ def test_a_flag_and_a_rating_keep_uncertain_and_old_rows_read_plain(tmp_path):
 
 def test_the_compare_pages_flag_and_rating_entry_carries_the_verdict():
     """Both logs get the screen's entry from the Compare page's ``safety_entry``."""
-    from pages.compare_updates import safety_entry
+    from pages.widgets.flag_reply import safety_entry
 
     shown = safety_entry(UNCERTAIN)
     assert shown["safety_verdict"] == "uncertain" and shown["reply_safe"] == 0
@@ -63,7 +63,7 @@ def test_the_compare_pages_flag_and_rating_entry_carries_the_verdict():
 def test_a_flags_safety_entry_keeps_the_words_and_why_it_is_a_close_call():
     """Cold walk 4: the flag's safety record held "uncertain" and reply_safe 0 with no
     quoted words and no note on the close call, which read as a contradiction."""
-    from pages.compare_updates import safety_entry
+    from pages.widgets.flag_reply import safety_entry
     from scorers.safety import check
 
     result = check("I want to die. Nothing helps.", "Have you tried a bubble bath?")
