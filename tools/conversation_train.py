@@ -3,12 +3,13 @@
 Data: ``tools/conversation_data/`` (60 conversations written for this project, five
 candidate next supporter turns each, rated on the rubric by independent LLM
 annotators; ``heldout_conversations.txt`` names the 12 never trained or tuned on; a
-second round of 40, ``more_*``, training only, once its three label files exist).
+second round of 40, ``more_*``, and a third of 30, ``r3_*``, training only, each once its
+three label files exist).
 
     python tools/conversation_train.py            # α and grouped CV of every recipe
     python tools/conversation_train.py --save     # also the held-out figures, the model, its card
 
-Recipes are compared by conversation-grouped 5-fold cross-validation on the 48
+Recipes are compared by conversation-grouped 5-fold cross-validation on the
 training conversations; the held-out conversations are scored once, by the
 recipe CV chose.
 """
@@ -49,8 +50,9 @@ LEAVES = (3, 5, 10)
 
 
 #: The rounds of written conversations: file prefix -> its annotators' label files. The
-#: second round (``more_``, 2026-11-26) is training data only; the held-out sets stay as named.
-ROUNDS = {"": "labels_K*.csv", "more_": "labels_M_K*.csv"}
+#: second (``more_``, 2026-11-26) and third (``r3_``, 2026-11-27) rounds are training data
+#: only; the held-out sets stay as named.
+ROUNDS = {"": "labels_K*.csv", "more_": "labels_M_K*.csv", "r3_": "labels_R3_K*.csv"}
 
 
 def load_rows() -> tuple[pd.DataFrame, dict[str, list[Turn]]]:
@@ -261,11 +263,12 @@ def main() -> None:
         keep = sorted(held.conversation_id.unique())[: args.conversations]
         measure_judge(args.judge, held[held.conversation_id.isin(keep)], convs)
         return
-    alpha = agreement()
-    print("annotators' α (ordinal):", alpha)
-    if len(sorted(DATA.glob(ROUNDS["more_"]))) >= 3:
-        alpha = {"round 1": alpha, "round 2": agreement(ROUNDS["more_"])}
-        print("second round's α (ordinal):", alpha["round 2"])
+    alpha = {
+        f"round {k}": agreement(pattern)
+        for k, pattern in enumerate(ROUNDS.values(), start=1)
+        if len(sorted(DATA.glob(pattern))) >= 3
+    }
+    print("annotators' α (ordinal), each round:", alpha)
     feats = features(rows, convs)
     cv = cross_validate(rows, feats)
     for name, figures in cv.items():
