@@ -5,6 +5,8 @@ Runs alone with ``python -m pages.stories``.
 
 from __future__ import annotations
 
+import re
+
 import gradio as gr
 
 from core.stories import attribution, find_story, has_human_ratings, load_stories
@@ -41,6 +43,21 @@ AGREEMENT_HEADERS = [
     "Wasserstein",
     "paired t p",
 ]
+
+
+def judge_choices(ids: list[str]) -> list[tuple[str, str]]:
+    """(short name, id) for the Judge dropdown: the box already says "Judge", and a phone
+    cut "LLM judge: Local model (Qwen2.5-Coder 1.5B, CPU)" under its arrow. The value stays
+    the id; the chart's title names the judge in full.
+
+    >>> judge_choices(["judge/local/qwen2.5-coder-1.5b", "judge/openai/gpt-4o"])
+    [('Local model (CPU)', 'judge/local/qwen2.5-coder-1.5b'), ('OpenAI: gpt-4o', 'judge/openai/gpt-4o')]
+    """
+    short = [
+        re.sub(r"\([^(),]+, CPU\)", "(CPU)", name.removeprefix("LLM judge: "))
+        for name, _ in scorer_choices(ids)
+    ]
+    return list(zip(short, ids, strict=True))
 
 
 def pick_example(label: str) -> tuple[str, str]:
@@ -84,7 +101,7 @@ def build() -> gr.Blocks:
                 )
                 credit = gr.Markdown()
             with gr.Column(scale=2):
-                judge = gr.Dropdown(scorer_choices(JUDGES), value=SAMPLED_JUDGE, label="Judge")
+                judge = gr.Dropdown(judge_choices(JUDGES), value=SAMPLED_JUDGE, label="Judge")
                 settings = judge_controls()
                 keys, _ = key_boxes()
                 with gr.Row():
@@ -99,7 +116,9 @@ def build() -> gr.Blocks:
             wrap=True,
             column_widths=["150px", "130px", "130px", "150px", "90px", "420px"],
         )
-        grid_chart = gr.Plot()
+        # No "Plot" badge: the chart has its own title, and on a phone Plotly's toolbar sat
+        # over the badge.
+        grid_chart = gr.Plot(show_label=False)
 
         compare, comparison_outputs = _comparison_section()
         inputs = [judge, *settings, *keys]
@@ -146,7 +165,7 @@ def _comparison_section() -> tuple[gr.Button, list[gr.components.Component]]:
         compare = gr.Button("Compare with people", interactive=rated)
     compare_notice = notice_box()
     agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False, wrap=True)
-    distribution = gr.Plot()
+    distribution = gr.Plot(show_label=False)
     caution = gr.Markdown()
     gr.Markdown(f"<small>{attribution()}</small>")
     return compare, [count, compare_notice, agreement, distribution, caution]

@@ -18,6 +18,7 @@ from core.progress import Progress, silent
 from core.questions import by_label
 from core.textinput import InputError
 from pages.widgets.ballot import (
+    NAME_PICKERS_JS,
     after_vote,
     ballot_updates,
     ballot_widgets,
@@ -136,20 +137,22 @@ def create_following(
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
     *inputs: object,
 ) -> Iterator[list[object]]:
-    """The Make button: :func:`create` in the background; every second the bar says which
-    reply (or scorer) is under way and for how long; Stop ends it. The last input is the
-    round on screen: a refused round leaves it there, marked as the earlier one.
+    """The Make button: :func:`create` in the background; every second the line under the
+    buttons says which reply (or scorer) is under way and for how long; Stop ends it. The last
+    input is the round on screen: a refused round leaves it there, marked as the earlier one.
 
     ``progress`` comes first: Gradio hands its tracker only to a parameter before ``*inputs``.
+    It moves for a client of the API; on the page the line is the only readout (the page
+    shows Gradio's bar on no component: it read "writing reply 1 of 4 · 3 s - 0.0%").
     """
     *made, shown = inputs
-    nothing = [gr.skip()] * (MAX_REPLIES + 8)  # a tick changes no output: the bar stays
-    yield [nothing[0], "", *nothing[2:]]  # an earlier refusal in the box under the bar goes
+    nothing = [gr.skip()] * (MAX_REPLIES + 8)  # a tick changes only the line under the buttons
+    yield [nothing[0], "", *nothing[2:]]  # an earlier refusal in the box under them goes
     try:
         made_round = yield from follow(
             lambda report: create(*made, progress=report),  # type: ignore[arg-type]
             progress,
-            shown=lambda _line: nothing,
+            shown=lambda line: [nothing[0], line, *nothing[2:]],
         )
     except REFUSALS as exc:  # the reason under the button and above the round on screen
         kept = kept_header(str(shown or ""), "the new round was not made", exc)
@@ -203,13 +206,13 @@ def build() -> gr.Blocks:
                 code_box = gr.Textbox(label="Round code", placeholder="K7Q2", scale=3)
                 open_button = gr.Button("Open round", scale=1, interactive=False)
             open_notice = notice_box()
-            # Open for a teacher; folded away under a round link (teacher_view, on load).
+            # Open for a teacher; not there under a round link (teacher_view, on load).
             with gr.Accordion(TEACHER_LABEL, open=False) as teacher:
                 maker = maker_controls()
                 with gr.Row():
                     make_button = gr.Button("Make the round", variant="primary")
                     stop_button = gr.Button("Stop", variant="secondary")
-                share = notice_box("own-clock", min_height=48)  # room for the progress bar
+                share = notice_box("own-clock", min_height=48)  # the round's line, then code
                 link = gr.Textbox(label="The round's link for students", buttons=["copy"],
                                   interactive=False, visible=False)  # fmt: skip
                 qr = gr.Markdown()
@@ -229,10 +232,12 @@ def build() -> gr.Blocks:
             open_or_keep, [code_box, voter, current], [open_notice, voter, current, *shown],
             api_name="open_round",
         )  # fmt: skip
+        # Its own line in `share` says the step and its time; Gradio's progress, with its
+        # "0.0%", is shown only on a state, which has nothing on screen (create_following).
         making = make_button.click(
             create_following, [*maker.inputs[:9], voter, *maker.inputs[9:], current],
             [code_box, share, voter, current, *shown],
-            api_name="create_round", concurrency_limit=2, show_progress_on=[share],
+            api_name="create_round", concurrency_limit=2, show_progress_on=[current],
         )  # fmt: skip
         making.then(round_link, current, [link, qr], api_name=False)  # and a timed estimate:
         making.then(round_estimate, maker.estimate_inputs, maker.estimate, api_name=False)
@@ -245,6 +250,7 @@ def build() -> gr.Blocks:
                api_name=False)  # fmt: skip
         page.load(on_load, voter, [code_box, voter, current, *shown], api_name=False)
         page.load(teacher_view, None, teacher, api_name=False)
+        page.load(None, None, None, js=NAME_PICKERS_JS, api_name=False)  # pickers' names
         open_button.click(lambda: gr.Accordion(open=False), None, teacher, api_name=False)
     return page
 

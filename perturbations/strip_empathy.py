@@ -71,11 +71,20 @@ _CARE = re.compile(
             r"\b(?:brave|courage|courageous|resilient|proud of you)\b|\byour (?:strength|resilience)\b|"
             r"\byou(?:'re| are) (?:so |really |very )?strong\b",
             r"\bno wonder\b|\bof course you\b|\banyone (?:would|in your)\b|\bwhat you'?re going through\b",
-            r"\bgoing through\b|\bbeen through\b|\bdealing with so much\b|\bcarrying\b",
-            r"\b(?:be gentle|be kind|go easy) (?:with|on) yourself\b|\btake care\b|\bhugs?\b|"
+            # What *they* are going through or carrying, not "going through old photos" or
+            # "carrying a notebook" (steps a reply may suggest).
+            r"\byou(?:'re| are|'ve| have)? (?:been )?(?:going through|carrying)\b|"
+            r"\bbeen through\b|\bdealing with so much\b",
+            r"\b(?:be gentle|be kind|go easy) (?:with|on|to) yourself\b|"
+            r"\btake care\b(?! of (?!yourself))|\b(?:big|warm|virtual|many) hugs?\b|^\W*hugs?\b|"
             r"\bsending (?:you )?(?:love|hugs|strength|support)\b|\bheart goes out\b",
-            r"\b(?:loved|worthy|enough|valued|important)\b.*\byou\b|\byou(?:'re| are) (?:loved|"
-            r"worthy|enough|valued|important|not (?:crazy|weak|broken|a failure|overreacting))\b",
+            # Telling them they are loved, enough, important; not "It's important that you
+            # sleep" or "enough sleep can help you" (advice that names the word).
+            r"\b(?:loved|worthy|enough|valued|important) (?:just )?as you are\b|"
+            r"\byou(?:'re| are) (?:so |truly |really )?(?:loved|worthy|enough|valued|important|not "
+            r"(?:crazy|weak|broken|a failure|overreacting))\b|\byou matter\b|"
+            r"\b(?:you|your (?:feelings|needs|wellbeing|well-being)) (?:are|is|matter) (?:so |really )?"
+            r"important (?:to|too)\b",
             r"\bi share your\b|\byou(?:'ve| have) (?:got )?(?:real |strong |deep |mixed )?feelings\b|"
             r"\b(?:i )?hope (?:this|these|that|some|it|you)\b|\bplease remember\b|\byou (?:clearly )?care\b",
             r"\bi(?:'m| am) so sorry\b|\bmy (?:condolences|sympathies)\b|\bheartbreak\w*\b",
@@ -114,6 +123,10 @@ def is_empathic(sentence: str) -> bool:
     (True, False)
     >>> is_empathic("How have you been coping since then?"), is_empathic("When is your next appointment?")
     (True, False)
+    >>> is_empathic("It's important that you get enough sleep."), is_empathic("You are enough.")
+    (False, True)
+    >>> is_empathic("Take care of the forms first."), is_empathic("Take care of yourself.")
+    (False, True)
     """
     if _CARE.search(sentence):
         return True

@@ -20,9 +20,21 @@ from scorers.rubric import load_rubric
 
 #: A persona's name on the x axis: short lines, so a phone never tilts or cuts one.
 TICK_CHARS = 14
-#: A title line's height (15 px font), the room above a title (under the page's "Plot" badge
-#: and the chart's tool bar) and the room under it, in pixels.
+#: A title line's height (15 px font), the room above a title (under the chart's tool bar;
+#: the Stories page shows no "Plot" badge over it) and the room under it, in pixels.
 TITLE_LINE_PX, TITLE_PAD_PX, UNDER_TITLE_PX = 20, 48, 16
+
+
+def rating_axis(top: int, title: str | None = None) -> dict[str, object]:
+    """The y axis of a chart of ratings from 1 to ``top``: ticks at the scale's points only,
+    from half a point under its lowest, so no 0 shows (no rating takes it; the axis read
+    0–5 on a 1–5 scale) and a rating of 1 still shows a bar.
+
+    >>> rating_axis(5)
+    {'range': [0.5, 5.3], 'tickvals': [1, 2, 3, 4, 5]}
+    """
+    axis: dict[str, object] = {"range": [0.5, top + 0.3], "tickvals": list(range(1, top + 1))}
+    return axis | ({"title": title} if title else {})
 
 
 def titled(title: str, judge: str = "") -> dict[str, object]:
@@ -69,7 +81,7 @@ def persona_chart(rows: Sequence[tuple[str, Score]], title: str = "", judge: str
     fig.update_layout(
         barmode="group",
         title=head,
-        yaxis={"title": "rating (1 not at all – 5 extremely)", "range": [0, 5.2]},
+        yaxis=rating_axis(5, "rating (1 not at all – 5 extremely)"),
     )
     return legend_below(fig, lines_of(names), top_px=title_px(head), below_plot_px=120, side_px=50)
 
@@ -106,5 +118,5 @@ def resonance_chart(
                 mode="markers",
                 marker={"size": 12},
             )
-    fig.update_layout(title=title, yaxis={"range": [0, 4.2]}, height=380)
+    fig.update_layout(title=title, yaxis=rating_axis(4), height=380)
     return fig

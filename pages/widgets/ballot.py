@@ -7,6 +7,7 @@ once they have voted) and a Vote button that says so instead of looking pressabl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -23,6 +24,35 @@ VOTED = "You have voted in this round"
 #: A reply box grows to the whole reply: a phone cannot scroll inside a read-only box
 #: (8,000 characters, the longest reply, are about 250 lines on a 390 px screen).
 REPLY_MAX_LINES = 1000
+#: The pickers' names, as a screen reader reads them (their groups carry these names).
+PICKERS = {"vote-most": "Most empathetic reply", "vote-least": "Least empathetic reply"}
+#: Gradio draws a Radio's label as a plain span in an unnamed ``fieldset``: a screen reader
+#: heard "group" twice and no question. Each picker's fieldset becomes a radio group named by
+#: its label, whenever it is (re)drawn (the Vote tab of the whole app is drawn when opened).
+NAME_PICKERS_JS = (
+    "() => { const names = " + repr(PICKERS).replace("'", '"') + ";"
+    " const name = () => { for (const [id, label] of Object.entries(names)) {"
+    " const el = document.getElementById(id);"
+    " if (el && el.getAttribute('aria-label') !== label) {"
+    " el.setAttribute('role', 'radiogroup'); el.setAttribute('aria-label', label); } } };"
+    " name(); if (!window.votePickersNamed) { window.votePickersNamed = true;"
+    " new MutationObserver(name).observe(document.body, {childList: true, subtree: true}); } }"
+)
+#: Markdown marks a reply may carry (models write them; a reply box shows text as it is).
+_MARKS = (
+    (re.compile(r"!\[([^\]\n]*)\]\([^)\s]*\)"), r"\1"),  # an image: its description
+    (re.compile(r"\[([^\]\n]+)\]\((\S+?)\)"), r"\1 (\2)"),  # a link: its words (its address)
+    (re.compile(r"(?<!\\)(\*\*|__)(?=\S)(.+?)(?<=[^\s\\])\1"), r"\2"),  # bold
+    (re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s\\])\*(?![\w*])"), r"\1"),  # italics
+    (re.compile(r"(?<![\w\\])_(?=[^\s_])([^_\n]+?)(?<=[^\s\\])_(?!\w)"), r"\1"),
+    (re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"), r"\1"),  # struck through
+    (re.compile(r"`([^`\n]+)`"), r"\1"),  # code
+    (re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.M), r"\1"),  # a heading's #s
+    (re.compile(r"^[ \t]{0,3}(?:[-*_][ \t]*){3,}$", re.M), ""),  # a rule line
+    (re.compile(r"^([ \t]*)[-*+][ \t]+", re.M), "\\1• "),  # a list item's dash
+    (re.compile(r"^[ \t]{0,3}>[ \t]?", re.M), ""),  # a quote's >
+    (re.compile(r"\\([\\`*_{}\[\]()#+\-.!>~|])"), r"\1"),  # an escaped mark
+)
 
 
 class Ballot(NamedTuple):
@@ -37,6 +67,23 @@ class Ballot(NamedTuple):
     reveal: gr.Markdown
 
 
+def plain_reply(text: str) -> str:
+    """``text`` as a voter reads it in a reply box: Markdown's marks taken away (a box shows
+    text as it is: "**Be kind to yourself**" showed its asterisks), the words kept; a list
+    item keeps a bullet. Nothing is rendered, so HTML in a reply stays text and never runs.
+
+    >>> plain_reply("**Be kind to yourself**. Try *one* small step:\\n- a walk\\n- `sleep`")
+    'Be kind to yourself. Try one small step:\\n• a walk\\n• sleep'
+    >>> plain_reply("## Next steps\\n> Call [a helpline](https://988lifeline.org) today.")
+    'Next steps\\nCall a helpline (https://988lifeline.org) today.'
+    >>> plain_reply("5 * 3 = 15, snake_case_name and 2*x*y stay; \\\\*literal\\\\*")
+    '5 * 3 = 15, snake_case_name and 2*x*y stay; *literal*'
+    """
+    for pattern, replacement in _MARKS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def ballot_widgets() -> Ballot:
     """The ballot, empty until a round is open: the message, a hidden box per possible reply,
     the two pickers, the reason, the Vote button (not pressable yet) and the reveal."""
@@ -46,8 +93,8 @@ def ballot_widgets() -> Ballot:
         for _ in range(MAX_REPLIES)
     ]
     with gr.Row():
-        most = gr.Radio([], label="Most empathetic reply")
-        least = gr.Radio([], label="Least empathetic reply")
+        most = gr.Radio([], label=PICKERS["vote-most"], elem_id="vote-most")
+        least = gr.Radio([], label=PICKERS["vote-least"], elem_id="vote-least")
     reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
     vote = gr.Button("Vote", variant="primary", interactive=False)
     reveal = gr.Markdown(elem_classes=["vote-reveal"])  # its table: style.CSS
@@ -67,7 +114,7 @@ def ballot_updates(
     shown = ballot(rnd, voter)
     letters = [letter for letter, _ in shown]
     boxes = [
-        gr.update(value=rnd.entry(source).text, label=f"Reply {letter}", visible=True)
+        gr.update(value=plain_reply(rnd.entry(source).text), label=f"Reply {letter}", visible=True)
         for letter, source in shown
     ]
     boxes += [gr.update(value="", visible=False)] * (MAX_REPLIES - len(shown))

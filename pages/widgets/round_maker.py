@@ -27,8 +27,8 @@ from scorers.registry import offered_scorer_ids
 from studies.strategies import load_strategies
 from studies.votes.setup import THERAPIST, teacher_entries
 
-#: The accordion that holds these controls: open for a teacher, folded away under a round
-#: link (a student sees the ballot first).
+#: The accordion that holds these controls: open for a teacher (``/vote``), not there at all
+#: under a round link (``/vote?round=K7Q2``: a student sees the ballot alone).
 TEACHER_LABEL = "Make a new round (teachers)"
 #: The responders a round may ask (the therapist joins by itself on a bundled question).
 RESPONDER_IDS = [rid for rid in default_responder_ids() if rid != THERAPIST]
@@ -36,7 +36,7 @@ RESPONDER_IDS = [rid for rid in default_responder_ids() if rid != THERAPIST]
 TIMED: deque[tuple[float, int]] = deque(maxlen=12)
 STEP = "writing reply"
 AFTER = (
-    "The bar under the buttons says which reply is being written and for how long. Stop "
+    "The line under the buttons says which reply is being written and for how long. Stop "
     "ends the round once the reply being written is finished (nothing is saved)."
 )
 
@@ -52,14 +52,19 @@ class Maker(NamedTuple):
 
 def teacher_view(request: gr.Request | None) -> gr.Accordion:
     """The teacher's accordion when the page opens: open, unless the address names a round
-    (``/vote?round=K7Q2``, the link students get), when it stays folded away.
+    (``/vote?round=K7Q2``, the link students get), when it is hidden entirely (a folded
+    "Make a new round (teachers)" under a student's ballot only puzzled them; a teacher opens
+    ``/vote`` without a round).
 
     >>> from types import SimpleNamespace as R
-    >>> [teacher_view(R(query_params=q)).open for q in ({"round": "K7Q2"}, {})]
-    [False, True]
+    >>> [teacher_view(R(query_params=q)).visible for q in ({"round": "K7Q2"}, {}, {"round": " "})]
+    [False, True, True]
+    >>> teacher_view(R(query_params={})).open
+    True
     """
     code = (request.query_params.get("round") or "") if request else ""
-    return gr.Accordion(open=not code.strip())
+    student = bool(code.strip())
+    return gr.Accordion(open=not student, visible=not student)
 
 
 def random_question() -> tuple[str, str]:
