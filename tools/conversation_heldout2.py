@@ -10,6 +10,7 @@ and the shipped model, and writes them into the card.
 
     nice python tools/conversation_heldout2.py                 # the second set
     nice python tools/conversation_heldout2.py --set heldout3  # the third
+    nice python tools/conversation_heldout2.py --set all       # every held-out one together
 """
 
 from __future__ import annotations
@@ -70,13 +71,34 @@ def alpha(labels: pd.DataFrame) -> dict[str, float]:
     }
 
 
+def every_heldout() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, list[Turn]]]:
+    """Every held-out conversation in one frame: the first round's fifth and each later set
+    (the annotators' labels are left out: each set has its own annotators)."""
+    from conversation_train import load_rows
+
+    rows, convs = load_rows()
+    frames = [rows[rows.heldout].drop(columns=["round", "heldout"])]
+    for name in SETS:
+        more, _, turns = load(name)
+        frames.append(more)
+        convs.update(turns)
+    return pd.concat(frames, ignore_index=True), pd.DataFrame(), convs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--set", choices=sorted(SETS), default="heldout2", dest="name")
+    parser.add_argument(
+        "--set",
+        choices=[*sorted(SETS), "all"],
+        default="heldout2",
+        dest="name",
+        help="a later held-out set, or all: every held-out conversation together",
+    )
     name = parser.parse_args().name
-    rows, labels, convs = load(name)
+    rows, labels, convs = every_heldout() if name == "all" else load(name)
     print(f"{len(rows)} candidates, {rows.conversation_id.nunique()} conversations")
-    print("annotators' α (ordinal):", alpha(labels))
+    if not labels.empty:
+        print("annotators' α (ordinal):", alpha(labels))
     model = read_context_model()
     if model is None:
         sys.exit("no shipped conversation model (assets/models/head_context.json)")
@@ -91,6 +113,7 @@ def main() -> None:
         figures[way] = report(rows, pred, ci=True)
         print(f"{name.upper()}  {way}: {figures[way]}")
     card = json.loads(CARD.read_text(encoding="utf-8"))  # the card keeps each set's figures
+    name = "heldout_all" if name == "all" else name
     card[name] = f"{len(rows)} candidates, {rows.conversation_id.nunique()} conversations"
     card[f"{name}_figures"] = figures
     CARD.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")

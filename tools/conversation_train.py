@@ -341,7 +341,7 @@ def save(
         "trained_on": f"{int((~rows.heldout).sum())} candidates, "
         f"{rows[~rows.heldout].conversation_id.nunique()} conversations",
         "heldout": f"{int(rows.heldout.sum())} candidates, "
-        f"{rows[rows.heldout].conversation_id.nunique()} conversations, scored once",
+        f"{rows[rows.heldout].conversation_id.nunique()} conversations, never trained or tuned on",
         "tried_and_lost": TRIED,
         "cross_validation": cv,
         "heldout_figures": hold,
