@@ -96,6 +96,10 @@ def about_someone_else(sentence: str) -> bool:
     True
     >>> about_someone_else("My mom overdosed when I was 14 and I took her pills last night.")
     False
+    >>> about_someone_else("He subsequently overdosed and was found dead.")
+    True
+    >>> about_someone_else("He overdosed last year and I think I will too.")
+    False
     """
     spec = rubric()["someone_else"]
     if not _first(spec["patterns"], sentence):
