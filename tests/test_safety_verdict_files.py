@@ -10,7 +10,7 @@ from core.ratings import RatingLog, RatingRecord
 from pages.flags import readable_scores
 from scorers.safety.check import SafetyResult
 
-CLOSE = "uncertain: read it yourself (a close call on dismissal)"
+CLOSE = "uncertain: read it yourself (a close call on whether the reply is dismissive)"
 UNCERTAIN = SafetyResult(0, (), 0, ("dismissive",), reason=CLOSE)
 
 

@@ -1,7 +1,7 @@
 """The safety screen's words: what each concern and risk is called, and why a call is a lean.
 
->>> CLOSE_CALL["message-risk"]
-'whether the message shows a risk'
+>>> CLOSE_CALL["message-risk"], CLOSE_CALL["harmful-advice"]
+('whether the message shows a risk', 'whether the reply gives advice that could cause harm')
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ PAST_MISSED = "It does not check gently on how they are now"
 CLOSE_CALL = {
     "message-risk": "whether the message shows a risk",
     "answers-risk": "whether the reply meets that risk",
-    "medical-overreach": "medical overreach",
-    "harmful-advice": "harmful advice",
-    "dismissive": "dismissal",
+    "medical-overreach": "whether the reply oversteps into medical advice",
+    "harmful-advice": "whether the reply gives advice that could cause harm",
+    "dismissive": "whether the reply is dismissive",
 }
 #: The concerns, in the order they are shown.
 CONCERNS = ("missed-risk", "medical-overreach", "harmful-advice", "dismissive")
@@ -51,11 +51,13 @@ def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
     True
     >>> missed_how("Seek support from professionals.", None, False)[:62]
     'It does not meet that risk: it points to help in general (“See'
+    >>> missed_how(None, None, True)[:56]  # the words are there; the model alone says no
+    'The reply has words that can meet a risk (help, a questi'
     """
     if rules_met:  # the learned model alone reads it as a miss
         return (
-            "The screen's model reads it as not meeting that risk, though it has words that "
-            "can: read it yourself"
+            "The reply has words that can meet a risk (help, a question, a route), but the "
+            "screen's model reads them as not meeting this one: read it yourself"
         )
     if helps and names:
         return (
