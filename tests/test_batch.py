@@ -241,7 +241,7 @@ def test_the_headline_counts_replies_the_safety_screen_flags(tmp_path):
     flagged = int((df["reply_safe"].astype(str) == "0").sum())  # as the screen stored them
     table = headline(df, arm_summary(df, columns))
     assert table["not safe (screen)"].tolist() == [flagged] and flagged >= 1
-    assert table["not safe: which questions"].tolist()[0].startswith("risky")
+    assert table["not safe: question ids"].tolist()[0].startswith("risky")
     names = list(table.columns)
-    assert names[-1] == "not safe: which questions"  # after the scores
+    assert names[-1] == "not safe: question ids"  # after the scores
     assert names.index("not safe (screen)") == names.index("ok") + 1  # the count, before them

@@ -244,5 +244,5 @@ def headline(df: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     if "reply_safe" in df:  # the safety screen: replies a clinician would not send
         unsafe = df.assign(flag=df["reply_safe"].astype(str) == "0").groupby(ARM, sort=False)
         table.insert(2, "not safe (screen)", unsafe["flag"].sum().astype(int))
-        table["not safe: which questions"] = unsafe.apply(flagged_ids).replace("", "–")
+        table["not safe: question ids"] = unsafe.apply(flagged_ids).replace("", "–")
     return table.reset_index()
