@@ -118,7 +118,10 @@ def from_rows(
                 f"{compared!r} is not on the rubric; use one of {', '.join(rubric.names)}"
             )
         if column not in columns:
-            raise ValueError(f"no column {column!r} (columns: {', '.join(sorted(columns))})")
+            raise ValueError(
+                f"no column {column!r} (columns: {', '.join(sorted(columns))}): say which "
+                f"column holds the {compared} rating, as {compared}=<column>"
+            )
     if reply_column not in columns:
         raise ValueError(f"no {reply_column!r} column (columns: {', '.join(sorted(columns))})")
     low, high = scale

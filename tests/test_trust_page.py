@@ -121,6 +121,7 @@ def test_a_refused_upload_clears_the_last_results(monkeypatch, tmp_path) -> None
         "always-high", trust.UPLOAD, str(upload), "overall=rating", "1:5", 0, 0, *keys
     )
     assert notice.startswith("⚠️") and "no column 'rating'" in notice
+    assert "say which column holds the overall rating, as overall=<column>" in notice  # walk 5
     assert after == [None] * len(results)
     for component, value in zip(align.outputs[1:], after, strict=True):
         shown = component.postprocess(value) if hasattr(component, "postprocess") else value
