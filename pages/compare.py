@@ -248,11 +248,12 @@ def _build() -> tuple[gr.Blocks, LabSources]:
             [message, carry_from, next_turn, carried],
             api_name=False,
         )
-        stop.click(
+        # The run is cancelled first and "Stopped." written after: written in the same step,
+        # a last "Working…" update of the cancelled run could land after it (a CI run saw so).
+        stop.click(None, None, None, cancels=[event, rescoring], api_name=False).then(
             lambda *lines: ("Stopped.", *idle(buttons), *stop_lines(*lines)),
             statuses,
             [progress, *buttons, *statuses],
-            cancels=[event, rescoring],
             api_name=False,
         )
         export.click(
