@@ -283,6 +283,28 @@ def served(page):  # type: ignore[no-untyped-def]
         page.close()
 
 
+@contextlib.contextmanager
+def stories_judged_by(judge: Any) -> Iterator[None]:
+    """Every story judge answered by ``judge`` (a fake) while it lasts, each judge's id still
+    checked by the real parser; the judges made before and during it are forgotten."""
+    from scorers.judge import story as story_module
+
+    real = story_module.base.judge_responder
+
+    def judge_responder(spec: str, **options: Any) -> Any:
+        real(spec, **options)  # ids are still checked by the real parser
+        return judge
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(story_module.base, "judge_responder", judge_responder)
+    story_module._JUDGES.clear()
+    try:
+        yield
+    finally:
+        patch.undo()
+        story_module._JUDGES.clear()
+
+
 @pytest.fixture(scope="module")
 def vote_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Vote rounds and votes kept in a temporary folder for one test module."""

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from core import stories as bank
-from scorers.judge import story as story_module
-from tests.conftest import require_chromium, served
+from tests.conftest import require_chromium, served, stories_judged_by
 from tests.test_stories import FakeJudge, rating
 
 pytestmark = pytest.mark.slow
@@ -40,22 +39,13 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     patch = pytest.MonkeyPatch()
     patch.setattr(bank, "EMPATHIC_STORIES_CSV", tmp_path_factory.mktemp("none") / "absent.csv")
     judge = LongNamedJudge(answer=lambda *_: rating(4, 3, 5, "moved by the missed goodbye"))
-    real = story_module.base.judge_responder
-
-    def judge_responder(spec: str, **options):  # type: ignore[no-untyped-def]
-        real(spec, **options)  # ids are still checked by the real parser
-        return judge
-
-    patch.setattr(story_module.base, "judge_responder", judge_responder)
-    story_module._JUDGES.clear()
     from pages import stories
 
     try:
-        with served(stories.build()) as address:
+        with stories_judged_by(judge), served(stories.build()) as address:
             yield address
     finally:
         patch.undo()
-        story_module._JUDGES.clear()
 
 
 def test_compare_with_people_is_disabled_and_says_why_once(url, tab):

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scorers.judge import story as story_module
-from tests.conftest import require_chromium, served
+from tests.conftest import require_chromium, served, stories_judged_by
 from tests.test_stories import FakeJudge, rating
 
 pytestmark = pytest.mark.slow
@@ -39,22 +38,9 @@ def url() -> Iterator[str]:
     from pages import stories
 
     page = stories.build()
-    patch = pytest.MonkeyPatch()
     judge = FakeJudge(answer=lambda *_: rating(1, 3, 5, "moved by the missed goodbye"))
-    real = story_module.base.judge_responder
-
-    def judge_responder(spec: str, **options):  # type: ignore[no-untyped-def]
-        real(spec, **options)  # ids are still checked by the real parser
-        return judge
-
-    patch.setattr(story_module.base, "judge_responder", judge_responder)
-    story_module._JUDGES.clear()
-    try:
-        with served(page) as address:
-            yield address
-    finally:
-        patch.undo()
-        story_module._JUDGES.clear()
+    with stories_judged_by(judge), served(page) as address:
+        yield address
 
 
 def test_the_judge_dropdown_shows_its_whole_short_name(url, tab):
