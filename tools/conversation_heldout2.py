@@ -3,13 +3,15 @@
 The second set, 15 conversations ``h01``–``h15`` (``tools/conversation_data/heldout2_*``,
 labels ``labels_H2_K*.csv``), was written and rated by three LLM annotators after the
 conversation model shipped; the third, 12 conversations ``z01``–``z12`` (``heldout3_*``,
-``labels_H3_K*.csv``), after the second. Nothing was trained or tuned on either.
+``labels_H3_K*.csv``), after the second; the fourth, 15 conversations ``y01``–``y15``
+(``heldout4_*``, ``labels_H4_K*.csv``), after the third. Nothing was trained or tuned on
+any of them.
 This prints the annotators' α and the same figures as ``tools/conversation_train.py
 --heldout``, for the head on the last message, the conversation pasted as the message,
 and the shipped model, and writes them into the card.
 
     nice python tools/conversation_heldout2.py                 # the second set
-    nice python tools/conversation_heldout2.py --set heldout3  # the third
+    nice python tools/conversation_heldout2.py --set heldout3  # the third (heldout4: the fourth)
     nice python tools/conversation_heldout2.py --set all       # every held-out one together
 """
 
@@ -31,7 +33,11 @@ from scorers.base import COMPONENTS
 from scorers.bert_head.context import read_context_model
 
 #: Each later held-out set: its file prefix -> its annotators' label files.
-SETS = {"heldout2": "labels_H2_K*.csv", "heldout3": "labels_H3_K*.csv"}
+SETS = {
+    "heldout2": "labels_H2_K*.csv",
+    "heldout3": "labels_H3_K*.csv",
+    "heldout4": "labels_H4_K*.csv",
+}
 
 
 def load(name: str = "heldout2") -> tuple[pd.DataFrame, pd.DataFrame, dict[str, list[Turn]]]:

@@ -3,8 +3,8 @@
 Data: ``tools/conversation_data/`` (60 conversations written for this project, five
 candidate next supporter turns each, rated on the rubric by independent LLM
 annotators; ``heldout_conversations.txt`` names the 12 never trained or tuned on; a
-second round of 40, ``more_*``, and a third of 30, ``r3_*``, training only, each once its
-three label files exist).
+second round of 40, ``more_*``, a third of 30, ``r3_*``, and a fourth of 30, ``r4_*``,
+training only, each once its three label files exist).
 
     python tools/conversation_train.py            # α and grouped CV of every recipe
     python tools/conversation_train.py --save     # also the held-out figures, the model, its card
@@ -50,9 +50,14 @@ LEAVES = (3, 5, 10)
 
 
 #: The rounds of written conversations: file prefix -> its annotators' label files. The
-#: second (``more_``, 2026-11-26) and third (``r3_``, 2026-11-27) rounds are training data
+#: second (``more_``, 2026-11-26), third (``r3_``) and fourth (``r4_``, 2026-11-27) rounds are training data
 #: only; the held-out sets stay as named.
-ROUNDS = {"": "labels_K*.csv", "more_": "labels_M_K*.csv", "r3_": "labels_R3_K*.csv"}
+ROUNDS = {
+    "": "labels_K*.csv",
+    "more_": "labels_M_K*.csv",
+    "r3_": "labels_R3_K*.csv",
+    "r4_": "labels_R4_K*.csv",
+}
 
 
 def load_rows() -> tuple[pd.DataFrame, dict[str, list[Turn]]]:
