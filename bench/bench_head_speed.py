@@ -10,8 +10,9 @@ file in a temporary folder, as a first ``cli.py score`` writes one):
 - head, before issue 20: ``cli.py score --scorer bert-head`` with the head
   reading as it did (reply, sentences and message in three encoder calls,
   each batch padded to its longest text; numpy's BLAS threads left free);
-- sentences re-encoded or spans (sentence vectors pooled from one pass of
-  the reply), each packed in one encoder call, with the encoder run by torch
+- sentences re-encoded (beside the whole reply, or with their mean standing in
+  for it: one pass over the reply's words) or spans (sentence vectors pooled
+  from one pass of the reply), each packed in one encoder call, with the encoder run by torch
   or by ONNX Runtime (issue 33), in fp32 or int8 (dynamically quantised
   Linear layers); the shipped head's is marked.
 
@@ -21,7 +22,8 @@ timings. Rounds alternate the sides; the medians are printed with the ratio
 loop time ÷ side time (above 1 the side is faster than the loop), then the
 largest difference between the scores of the two sentence sides (the same
 recipe, padded or packed). Sides whose recipe is not the shipped one are
-timed with the shipped weights (same feature sizes): their scores mean nothing.
+timed with the shipped weights (their rows cut or padded to its width): their
+scores mean nothing.
 
     nice python bench/bench_head_speed.py --rounds 3
 """
@@ -63,8 +65,12 @@ def distinct_items(n: int = 55) -> list[ScoreItem]:
     return items[:n]
 
 
+@dataclass(frozen=True)
 class BeforeRecipe(FeatureRecipe):
-    """The sentence recipe's encoder calls as they were before issue 20: three per batch."""
+    """The sentence recipe's encoder calls as they were before issue 20: three per batch
+    (rows cut or padded to ``width`` as :class:`SizedRecipe`'s, when it is set)."""
+
+    width: int = 0
 
     def build(self, encoder: Encoder, items: list[ScoreItem]) -> np.ndarray:
         from scorers.bert_head.features import interaction, pool_sentences
@@ -85,7 +91,8 @@ class BeforeRecipe(FeatureRecipe):
                 parts.append(message)
             if self.interaction:
                 parts.append(interaction(replies, message))
-        return np.hstack(parts).astype(np.float32)
+        x = np.hstack(parts).astype(np.float32)
+        return SizedRecipe.fit(x, self.width) if self.width else x
 
 
 @dataclass(frozen=True)
@@ -103,10 +110,33 @@ class Side:
 SENTENCES = FeatureRecipe(pooling="sentences", normalize=True, interaction=True)
 
 
+@dataclass(frozen=True)
+class SizedRecipe(FeatureRecipe):
+    """A recipe whose rows are cut or zero-padded to the shipped head's width, so a side
+    with another recipe can be timed through the shipped weights (its scores mean nothing).
+
+    >>> SizedRecipe.fit(np.ones((1, 3)), 5).tolist(), SizedRecipe.fit(np.ones((1, 3)), 2).shape
+    ([[1.0, 1.0, 1.0, 0.0, 0.0]], (1, 2))
+    """
+
+    width: int = 0
+
+    def build(self, encoder: Encoder, items: list[ScoreItem]) -> np.ndarray:
+        return self.fit(super().build(encoder, items), self.width)
+
+    @staticmethod
+    def fit(x: np.ndarray, width: int) -> np.ndarray:
+        """``x`` cut or zero-padded to ``width`` columns."""
+        if x.shape[1] >= width:
+            return x[:, :width]
+        return np.hstack([x, np.zeros((len(x), width - x.shape[1]), x.dtype)])
+
+
 def sides(head: BertHead) -> list[Side]:
     """The pre-issue-20 head, then each speed lever (one pass per text, int8, ONNX Runtime);
     the shipped one marked."""
     spans = replace(SENTENCES, pooling="spans")
+    mean = replace(SENTENCES, whole_reply=False)
     out = [Side("cli.py score bert-head, before issue 20", SENTENCES, before=True)]
     levers = [
         ("sentences re-encoded", SENTENCES, None, "torch"),
@@ -115,6 +145,8 @@ def sides(head: BertHead) -> list[Side]:
         ("sentences re-encoded", SENTENCES, "int8", "onnx"),
         ("spans (one pass)", spans, None, "onnx"),
         ("spans (one pass)", spans, "int8", "onnx"),
+        ("sentence mean for the reply", mean, None, "onnx"),
+        ("sentence mean for the reply", mean, "int8", "onnx"),
     ]
     for name, recipe, quantize, runtime in levers:
         shipped = (
@@ -148,7 +180,14 @@ def cli_score(head: BertHead, side: Side, rows: Path, folder: Path) -> tuple[flo
         quantize=side.quantize,
         runtime=side.runtime,
     )
-    head.recipe = BeforeRecipe(**asdict(recipe)) if side.before else recipe
+    width = head.nets[0].mean.shape[-1]
+    head.recipe = (
+        BeforeRecipe(**asdict(recipe), width=0 if recipe == shipped else width)
+        if side.before
+        else recipe
+        if recipe == shipped
+        else SizedRecipe(**asdict(recipe), width=width)
+    )
     if side.before:
         head_module.one_blas_thread = contextlib.nullcontext
     try:

@@ -19,6 +19,8 @@ A variant is ``FEATURES[@int8]``; features:
   before issue 20's grouped CV);
 - ``spans``, ``spans+interaction``: the sentence vectors pooled from one
   contextual pass of the reply instead (one encoder pass per text);
+- ``sentmean+interaction``: sentences re-encoded, but no pass over the whole reply:
+  the mean of its sentence vectors stands in for the reply's vector;
 - ``@int8``: the encoder's Linear layers dynamically quantised to int8 (by ONNX
   Runtime, per channel; by torch when ``EMPATHY_LAB_ENCODER_RUNTIME=torch``).
 
@@ -59,7 +61,7 @@ def recipe_for(variant: str) -> FeatureRecipe:
     """The feature recipe a variant names.
 
     >>> recipe_for("spans+interaction@int8")
-    FeatureRecipe(use_message=False, pooling='spans', normalize=True, interaction=True)
+    FeatureRecipe(use_message=False, pooling='spans', normalize=True, interaction=True, whole_reply=True)
     >>> recipe_for("reference").normalize
     False
     """
@@ -68,9 +70,10 @@ def recipe_for(variant: str) -> FeatureRecipe:
         return FeatureRecipe(pooling="sentences")
     return FeatureRecipe(
         use_message="message" in features,
-        pooling="sentences" if features.startswith("sentences") else "spans",
+        pooling="sentences" if features.startswith("sent") else "spans",
         normalize=True,
         interaction="interaction" in features,
+        whole_reply=not features.startswith("sentmean"),
     )
 
 

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from config import EXTRA_DATA_DIR, MODELS_DIR
+from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.safety.check import MEETS_RISK, RULES_DECIDE
 from scorers.safety.features import Read, read_pairs, without_reassurance
 from scorers.safety.model import Linear, design
@@ -220,6 +221,9 @@ def main() -> None:
     parser.add_argument("--sets", default="dev,dev2,made,cc")  # cc2: measured, not shipped
     parser.add_argument("--save", action="store_true", help="fit on every set and write the model")
     parser.add_argument(
+        "--quantize", default="", help="the encoder's form: '' (fp32, as shipped) or int8"
+    )
+    parser.add_argument(
         "--rules-decide",
         action="store_true",
         help="as the app: a suicide/self-harm rule hit is risk (met only by words the rules "
@@ -227,9 +231,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     df = load_sets(args.sets.split(","))
-    reads = read_pairs(list(zip(df.message.fillna(""), df.reply.fillna(""), strict=True)))
+    encoder = load_encoder(quantize=args.quantize or None)
+    pairs = list(zip(df.message.fillna(""), df.reply.fillna(""), strict=True))
+    reads = read_pairs(pairs, encoder)
     if args.save:
-        save(fit(df, reads), df)
+        save(fit(df, reads), df, encoder)
         return
     if args.split == "dev-dev2":
         train = np.flatnonzero(df.set == "dev")
@@ -246,13 +252,11 @@ def main() -> None:
     print(json.dumps(result, indent=1))
 
 
-def save(fitted: dict[str, tuple[object, float]], df: pd.DataFrame) -> None:
+def save(fitted: dict[str, tuple[object, float]], df: pd.DataFrame, encoder: Encoder) -> None:
     """Write the weights (safetensors) and their settings (JSON) the app loads."""
     from safetensors.numpy import save_file
 
-    from scorers.bert_head.encoder import load_encoder
-
-    dim = load_encoder().dim
+    dim = encoder.dim
     linear = {n: to_linear(p, SPECS[n].blocks, t, dim) for n, (p, t) in fitted.items()}
     tensors, models = {}, {}
     for name, model in linear.items():
@@ -266,6 +270,7 @@ def save(fitted: dict[str, tuple[object, float]], df: pd.DataFrame) -> None:
     meta = {
         "version": "safety-screen-v2.1",
         "dim": dim,
+        "encoder_quantize": encoder.quantize,
         "margin": 0.05,
         "trained_on": {s: int((df.set == s).sum()) for s in df.set.unique()},
         "models": models,

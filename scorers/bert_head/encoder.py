@@ -235,6 +235,7 @@ def load_encoder(
     lock: two first requests at once (a warm-up thread and a visitor) must not import
     transformers concurrently.
     """
+    name = name or (DEFAULT_ENCODER if path is None else None)  # one cache entry either way
     with _LOAD_LOCK:
         return _load_encoder(path, name, quantize, runtime or default_runtime())
 

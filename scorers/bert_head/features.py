@@ -39,13 +39,16 @@ class FeatureRecipe:
     ``interaction``: add how the reply relates to the message (element-wise
     product and absolute difference of their vectors, and their cosine), so the
     head can tell a reply that fits *this* person from a fluent reply to
-    someone else.
+    someone else. ``whole_reply``: encode the whole reply too (its vector leads
+    the row); without it the mean of its sentence vectors stands in for it (the
+    reply's words go through the encoder once, not twice; sentence pooling only).
     """
 
     use_message: bool = False
     pooling: str = "sentences"
     normalize: bool = False
     interaction: bool = False
+    whole_reply: bool = True
 
     def build(self, encoder: Encoder, items: list[ScoreItem]) -> np.ndarray:
         """The feature matrix for ``items`` (one row each).
@@ -68,13 +71,16 @@ class FeatureRecipe:
         n, wants_message = len(items), self.use_message or self.interaction
         sentences = [] if self.pooling == "spans" else [split_sentences(i.reply) for i in items]
         flat = [s for group in sentences for s in group]
-        texts = ([i.reply for i in items] + flat) if sentences else []
+        whole = [i.reply for i in items] if self.whole_reply else []
+        texts = (whole + flat) if sentences else []
         if wants_message:
             # A missing message is encoded as empty text: the head saw none in training.
             texts += [i.message or "" for i in items]
         vectors = encoder.encode(texts) if texts else np.zeros((0, encoder.dim), np.float32)
         if sentences:
-            parts = [vectors[:n], *pool_sentences(vectors[n : n + len(flat)], sentences)]
+            start = len(whole)
+            pooled = pool_sentences(vectors[start : start + len(flat)], sentences)
+            parts = [vectors[:n], *pooled] if whole else pooled
         else:
             from scorers.bert_head.spans import span_features
 

@@ -111,9 +111,11 @@ class BertHead(Scorer):
         if not self.card.get("data_hash"):
             return []
         recipe = self.card.get("recipe") or {}
+        encoder = self.card.get("encoder_quantize")  # int8 vectors are not the fp32 ones
         return [
             f"data={self.card['data_hash']}",
-            *(f"{k}={v}" for k, v in sorted(recipe.items()) if k != "use_message" or v),
+            *([f"encoder={encoder}"] if encoder else []),
+            *(f"{k}={v}" for k, v in sorted(recipe.items()) if _names_a_setting(k, v)),
         ]
 
     @property
@@ -139,6 +141,18 @@ class BertHead(Scorer):
             )
             for i in range(len(items))
         ]
+
+
+def _names_a_setting(key: str, value: Any) -> bool:
+    """Whether a recipe field goes into the cache key (fields at their old default do not,
+    so scores cached before the field existed keep their keys).
+
+    >>> _names_a_setting("use_message", False), _names_a_setting("whole_reply", True)
+    (False, False)
+    >>> _names_a_setting("whole_reply", False), _names_a_setting("pooling", "spans")
+    (True, True)
+    """
+    return {"use_message": bool(value), "whole_reply": not value}.get(key, True)
 
 
 def save_head(

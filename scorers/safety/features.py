@@ -14,11 +14,16 @@ with its words kept for the explanation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from scorers.bert_head.spans import sentence_spans
 from scorers.safety import rules
+
+if TYPE_CHECKING:
+    from scorers.bert_head.encoder import Encoder
 
 #: The rules' hits on the message, in the order of its feature block.
 MESSAGE_RULES = tuple(f"message:{kind}" for kind in rules.RISK_KINDS)
@@ -123,11 +128,10 @@ def rule_hits(message: str, reply: str) -> RuleHits:
     return RuleHits(values, words)
 
 
-def read_pairs(pairs: list[tuple[str, str]]) -> list[Read]:
-    """Encode every sentence of every pair in one pass of the shared encoder."""
-    from scorers.bert_head.encoder import load_encoder
-
-    encoder = load_encoder()
+def read_pairs(pairs: list[tuple[str, str]], encoder: Encoder | None = None) -> list[Read]:
+    """Encode every sentence of every pair in one pass of ``encoder`` (default: the one the
+    shipped screen was trained on, :func:`screen_encoder`)."""
+    encoder = encoder or screen_encoder()
     split = [(own_sentences(m), sentences(r)) for m, r in pairs]
     unique = list(dict.fromkeys(s for ms, rs in split for s in (*ms, *rs)))
     vectors = encoder.encode(unique) if unique else np.zeros((0, encoder.dim), np.float32)
@@ -158,3 +162,26 @@ def without_reassurance(read: Read) -> Read:
         reply_sentences=[read.reply_sentences[i] for i in keep],
         reply_vectors=read.reply_vectors[keep],
     )
+
+
+def screen_encoder() -> Encoder:
+    """The shared encoder in the form the shipped screen was trained on (``encoder_quantize``
+    in ``safety_screen.json``: ``int8`` or none), the empathy head's when they match, so one
+    encoding of a reply's sentences serves both.
+
+    >>> screen_encoder().quantize is None  # the shipped screen reads fp32 vectors
+    True
+    """
+    from scorers.bert_head.encoder import load_encoder
+
+    return load_encoder(quantize=_screen_quantize())
+
+
+@cache
+def _screen_quantize() -> str | None:
+    import json
+
+    from config import MODELS_DIR
+
+    meta = json.loads((MODELS_DIR / "safety_screen.json").read_text(encoding="utf-8"))
+    return meta.get("encoder_quantize")
