@@ -49,7 +49,9 @@ def people_band(scorer_id: str, folders: list[Path] | None = None) -> PeopleBand
     >>> band = people_band("bert-head")
     >>> band.people, band.n, [round(x, 1) for x in band.around(1.9)]
     ("Welivita & Pu's ratings", 75, [1.4, 3.0])
-    >>> people_band("judge-weighted/local/qwen2.5-coder-1.5b") is None  # LLM labels only
+    >>> people_band("judge-weighted/local/qwen2.5-coder-1.5b").n  # its own, since 2026-11-27
+    75
+    >>> people_band("rubric-judge") is None  # no such scorer
     True
     """
     from scorers.registry import get_scorer

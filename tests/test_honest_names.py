@@ -51,7 +51,7 @@ def test_each_scorers_trust_note_leads_with_a_plain_band():
 
     for sid, lead in (
         ("bert-head", "people would likely give between"),
-        ("judge-weighted/local/qwen2.5-coder-1.5b", "not measured against people's ratings"),
+        ("judge-weighted/local/qwen2.5-coder-1.5b", "people would likely give between"),
     ):
         note = judge_cautions([sid])
         assert lead in note and note.index(lead) < note.index("Spearman"), note

@@ -64,12 +64,12 @@ def test_the_trust_note_reads_first_and_opens_its_statistics(urls, size):
         tab.screenshot(path=str(SHOTS / f"trust-note-measured-{size}.png"), full_page=True)
         tab.get_by_label("Scorer").first.click()
         tab.get_by_role("option", name="LLM judge, probability-weighted").first.click()
-        note.get_by_text("not measured against people's ratings").wait_for(timeout=30_000)
+        note.get_by_text("0.3 below and 1.0 above").wait_for(timeout=30_000)  # its own band
         tab.wait_for_timeout(800)  # the closing list fades out
         tab.screenshot(path=str(SHOTS / f"trust-note-judge-{size}.png"))
 
-        tab.goto(urls[1])
-        tab.get_by_text("people would likely give between").wait_for(timeout=30_000)
+        tab.goto(urls[1])  # the head's note and the judge's, each with its own band
+        tab.get_by_text("people would likely give between").first.wait_for(timeout=30_000)
         assert not tab.get_by_text("root mean square error 0.88").is_visible()
         tab.get_by_text("How this was measured").first.click()
         tab.get_by_text("root mean square error 0.88").wait_for(timeout=10_000)
