@@ -251,7 +251,13 @@ def build() -> gr.Blocks:
         upload = gr.File(label="Pairs (CSV)", file_types=[".csv"], type="filepath")
         rate_button = gr.Button("Rate the file")
         file_notice = notice_box()
-        metrics = gr.Dataframe(headers=METRIC_HEADERS, interactive=False)
+        # A fixed column count: Gradio then draws no column menu ("⋮"), which on a phone sat
+        # over the "Pearson r" header; a read-only table of a few rows needs no menu.
+        metrics = gr.Dataframe(
+            headers=METRIC_HEADERS,
+            interactive=False,
+            column_count=(len(METRIC_HEADERS), "fixed"),
+        )
         rated_file = gr.File(label="Rated pairs (CSV)")
         gr.Markdown(f"<small>{attribution()}</small>")
 

@@ -109,8 +109,12 @@ def build() -> gr.Blocks:
                     grid = gr.Button("Compare reader personas")
         notice = notice_box()
         scroll_cue()
+        # The one place a rating's progress shows (the events below): the judge's line and
+        # bar, without Gradio's timer ("own-clock"), whose estimate read "24.5/12.5s" once a
+        # second request queued; the notice and the chart show none (the line was said twice).
         ratings = gr.Dataframe(
             elem_id="story-ratings",
+            elem_classes=["own-clock"],
             headers=RATING_HEADERS,
             interactive=False,
             wrap=True,
@@ -131,18 +135,21 @@ def build() -> gr.Blocks:
             [story, *inputs],
             [notice, ratings, grid_chart],
             api_name="rate_story",
+            show_progress_on=[ratings],
         )
         grid.click(
             with_notice(run_grid, 2),
             [story, *inputs],
             [notice, ratings, grid_chart],
             api_name="persona_grid",
+            show_progress_on=[ratings],
         )
         compare.click(
             with_notice(run_comparison, 3),
             [comparison_outputs[0], *inputs],
             comparison_outputs[1:],
             api_name="compare",
+            show_progress_on=[comparison_outputs[2]],  # the agreement table, as above
         )
     return page
 
@@ -164,7 +171,9 @@ def _comparison_section() -> tuple[gr.Button, list[gr.components.Component]]:
         )  # fmt: skip
         compare = gr.Button("Compare with people", interactive=rated)
     compare_notice = notice_box()
-    agreement = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False, wrap=True)
+    agreement = gr.Dataframe(
+        headers=AGREEMENT_HEADERS, interactive=False, wrap=True, elem_classes=["own-clock"]
+    )
     distribution = gr.Plot(show_label=False)
     caution = gr.Markdown()
     gr.Markdown(f"<small>{attribution()}</small>")

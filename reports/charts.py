@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from reports.colors import DASHES, SYMBOLS, color_for, fill
-from reports.layout import empty_figure, wrap
+from reports.layout import LABEL_WIDTH, empty_figure, wrap
 from scorers.base import COMPONENTS, Score
 
 AXES = [c.capitalize() for c in COMPONENTS]
@@ -33,6 +33,14 @@ RADAR_CAPTION = (
 #: Every radar's radial axis: the rubric's 1–3 scale, 1 at the centre (the Batch report's
 #: radars use the same range).
 RADIAL_AXIS: dict[str, object] = {"range": [1, 3], "tickvals": [1, 2, 3], "tickfont": {"size": 10}}
+#: Every radar's axis names ("Cognitive", ...), set off from the rim by an invisible tick: a
+#: point scored 3 sits on the rim, and a name drawn right at it covered the point.
+ANGULAR_AXIS: dict[str, object] = {
+    "tickfont": {"size": 12},
+    "ticks": "outside",
+    "ticklen": 10,
+    "tickcolor": "rgba(0,0,0,0)",
+}
 
 
 def _same(name: str) -> str:
@@ -119,7 +127,9 @@ def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -
                 go.Scatterpolar(
                     r=[*values, values[0]],
                     theta=[*AXES, AXES[0]],
-                    name=names(member),
+                    # On lines that fit a 390 px phone beside the swatch: Plotly does not
+                    # wrap legend text, and a long name ("… (safety: uncertain)") was cut.
+                    name=wrap(names(member), LABEL_WIDTH),
                     legendgroup=member,
                     showlegend=member not in shown,
                     fill="toself",
@@ -132,10 +142,7 @@ def _radar_grid(groups: dict[str, dict[str, Score]], title: str, names: Names) -
                 col=index % cols + 1,
             )
             shown.add(member)
-    fig.update_polars(
-        radialaxis=RADIAL_AXIS,
-        angularaxis={"tickfont": {"size": 12}},
-    )
+    fig.update_polars(radialaxis=RADIAL_AXIS, angularaxis=ANGULAR_AXIS)
     fig.update_layout(
         title={"text": title, "font": {"size": 15}},
         margin={"t": 120, "b": 90, "l": 70, "r": 70},  # room for the axis names

@@ -305,6 +305,25 @@ def stories_judged_by(judge: Any) -> Iterator[None]:
         story_module._JUDGES.clear()
 
 
+#: A story the Stories page's browser tests type in (a fake judge rates it).
+STORY = "When my grandmother died I could not fly home for the funeral, and I still feel it."
+
+
+def rated_chart(tab: Any, url: str, button_name: str, story: str = STORY) -> Any:
+    """The Stories page at ``url`` in ``tab``: ``story`` typed in, the button named
+    ``button_name`` pressed; returns the results chart (a Playwright ``Locator``) once its
+    title shows, scrolled into view."""
+    from playwright.sync_api import expect
+
+    tab.goto(url)
+    tab.locator("textarea").first.fill(story)
+    tab.get_by_role("button", name=button_name).click()
+    chart = tab.locator(".js-plotly-plot").first
+    expect(chart.locator(".gtitle")).to_be_visible(timeout=30_000)
+    chart.scroll_into_view_if_needed()
+    return chart
+
+
 @pytest.fixture(scope="module")
 def vote_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Vote rounds and votes kept in a temporary folder for one test module."""

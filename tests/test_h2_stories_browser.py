@@ -17,12 +17,11 @@ from pathlib import Path
 import pytest
 
 from core import stories as bank
-from tests.conftest import require_chromium, served, stories_judged_by
+from tests.conftest import rated_chart, require_chromium, served, stories_judged_by
 from tests.test_stories import FakeJudge, rating
 
 pytestmark = pytest.mark.slow
 SHOTS = Path("/tmp/h2")
-STORY = "When my grandmother died I could not fly home for the funeral, and I still feel it."
 
 require_chromium()
 
@@ -69,14 +68,7 @@ def test_compare_with_people_is_disabled_and_says_why_once(url, tab):
 
 
 def test_the_results_name_the_judge_in_full_within_the_screen(url, tab):
-    from playwright.sync_api import expect
-
-    tab.goto(url)
-    tab.locator("textarea").first.fill(STORY)
-    tab.get_by_role("button", name="Compare reader personas").click()
-    chart = tab.locator(".js-plotly-plot").first
-    expect(chart.locator(".gtitle")).to_be_visible(timeout=30_000)
-    chart.scroll_into_view_if_needed()
+    chart = rated_chart(tab, url, "Compare reader personas")
     tab.wait_for_timeout(500)
     tab.screenshot(path=str(SHOTS / f"stories-judge-{tab.width}.png"))
     title = chart.locator(".gtitle").get_attribute("data-unformatted").replace("<br>", " ")

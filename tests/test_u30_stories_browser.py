@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import require_chromium, served, stories_judged_by
+from tests.conftest import rated_chart, require_chromium, served, stories_judged_by
 from tests.test_stories import FakeJudge, rating
 
 pytestmark = pytest.mark.slow
 SHOTS = Path("/tmp/u30")
-STORY = "When my grandmother died I could not fly home for the funeral, and I still feel it."
 #: Boxes of the toolbar and of what it might cover: the chart's title, Gradio's label badges.
 COVERED_JS = """plot => {
   const box = el => el && el.getBoundingClientRect();
@@ -56,14 +55,7 @@ def test_the_judge_dropdown_shows_its_whole_short_name(url, tab):
 
 
 def test_the_chart_reads_1_to_5_and_its_toolbar_covers_nothing(url, tab):
-    from playwright.sync_api import expect
-
-    tab.goto(url)
-    tab.locator("textarea").first.fill(STORY)
-    tab.get_by_role("button", name="Rate the story").click()
-    chart = tab.locator(".js-plotly-plot").first
-    expect(chart.locator(".gtitle")).to_be_visible(timeout=30_000)
-    chart.scroll_into_view_if_needed()
+    chart = rated_chart(tab, url, "Rate the story")
     chart.hover()  # the toolbar shows while the pointer is over the chart
     tab.wait_for_timeout(500)
     tab.screenshot(path=str(SHOTS / f"stories-chart-{tab.width}.png"))
