@@ -41,7 +41,7 @@ def score_table(outputs: tuple) -> list[dict[str, object]]:
 def radar_traces(outputs: tuple, which: int) -> list[str]:
     """Trace names of radar figure ``which`` (0: by scorer, 1: by responder)."""
     plot = outputs[2 * len(RESPONDER_IDS) + 1 + which]
-    return [trace["name"] for trace in json.loads(plot["plot"])["data"]]
+    return [trace["name"].replace("<br>", " ") for trace in json.loads(plot["plot"])["data"]]
 
 
 def ask(client: Client, message: str, responders: list[str], scorers: list[str], *keys: str):
