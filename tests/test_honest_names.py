@@ -55,3 +55,23 @@ def test_each_scorers_trust_note_leads_with_a_plain_band():
     ):
         note = judge_cautions([sid])
         assert lead in note and note.index(lead) < note.index("Spearman"), note
+
+
+def test_an_unticked_judge_says_how_it_ranked_beside_people_and_beside_the_head():
+    """Issue 33: the default judge is left unticked on its LLM-label figure (0.52 < 0.55); the
+    reason also says it ranked everyday replies closer to people than the head did, so a
+    clinician reading why it is unticked sees both figures."""
+    import json
+
+    from config import CARDS_DIR
+    from pages.widgets.scores import ticked_by_default
+
+    ticked, why = ticked_by_default(["bert-head", "judge-weighted/local/qwen2.5-coder-1.5b"])
+    card = json.loads((CARDS_DIR / "judge-weighted-local.json").read_text(encoding="utf-8"))
+    ranked = card["external_checks"]["welivita_overall_vs_rating"]
+    assert ticked == ["bert-head"] and "(Spearman 0.52)" in why
+    assert (
+        f"everyday replies (Welivita & Pu) it ranked them at Spearman {ranked['spearman']:.2f}"
+        in why
+    )
+    assert f"the empathy head, on the same replies: {ranked['head_same_replies']:.2f}" in why

@@ -62,10 +62,32 @@ def ticked_by_default(scorer_ids: Iterable[str]) -> tuple[list[str], str]:
                 f"**{scorer_label(sid)}** is not ticked: on held-out LLM-annotated rubric labels its overall "
                 f"agreement ({shown}) is under the {DEFAULT_BAR:.2f} this app asks of a default "
                 "judge, and it adds seconds per reply. Tick it to see its scores and reasons."
+                + _against_people(sid)
             )
         else:
             ticked.append(sid)
     return ticked, "\n\n".join(notes)
+
+
+def _against_people(scorer_id: str) -> str:
+    """How the scorer ranked replies beside people's ratings, where its card says (else "").
+
+    >>> "Welivita & Pu" in _against_people("judge-weighted/local/qwen2.5-coder-1.5b")
+    True
+    >>> _against_people("judge/openai/gpt-4o")
+    ''
+    """
+    ranked = (_cards().get(scorer_id, {}).get("external_checks") or {}).get(
+        "welivita_overall_vs_rating"
+    )
+    if not ranked:
+        return ""
+    head = ranked.get("head_same_replies")
+    beside = f" (the empathy head, on the same replies: {head:.2f})" if head is not None else ""
+    return (
+        f" Beside people's ratings of {ranked['n']} everyday replies (Welivita & Pu) it ranked "
+        f"them at Spearman {ranked['spearman']:.2f}{beside}: see its trust note."
+    )
 
 
 def judge_cautions(scorer_ids: Iterable[str] | None) -> str:
