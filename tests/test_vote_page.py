@@ -192,7 +192,9 @@ def making(url: str, message: str):  # type: ignore[no-untyped-def]
 def test_the_bar_says_which_reply_and_for_how_long_while_the_model_writes(url, monkeypatch):
     """A reply takes minutes on 2 cores: the bar names the reply under way and moves every
     second with its time (it used to change only when a reply was finished)."""
-    slow = ScriptedResponder(chunks=["I hear ", "you. ", "That is ", "hard."], pause_s=0.35)
+    # 2.8 s a reply: the client polls the bar, and at 1.4 s a reply CI once saw no poll land
+    # inside the second reply (2026-11-27).
+    slow = ScriptedResponder(chunks=["I hear ", "you. ", "That is ", "hard."], pause_s=0.7)
     monkeypatch.setitem(registry._CACHE, LOCAL, slow)
     job = making(url, "Nobody calls me any more.")
     seen: list[tuple[int | None, int | None, str]] = []
