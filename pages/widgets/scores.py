@@ -77,9 +77,9 @@ def _against_people(scorer_id: str) -> str:
     >>> _against_people("judge/openai/gpt-4o")
     ''
     """
-    ranked = (_cards().get(scorer_id, {}).get("external_checks") or {}).get(
-        "welivita_overall_vs_rating"
-    )
+    from pages.widgets.trust_notes import people_ranking
+
+    ranked = people_ranking(_cards().get(scorer_id, {}))
     if not ranked:
         return ""
     head = ranked.get("head_same_replies")

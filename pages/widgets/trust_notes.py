@@ -28,6 +28,17 @@ def _card(scorer_id: str) -> dict:
 SHARE = f"{BAND_SHARE:.0%}".replace("%", " %")
 
 
+def people_ranking(card: dict) -> dict | None:
+    """A scorer card's ranking beside Welivita & Pu's ratings (people), if it has one.
+
+    >>> people_ranking({"external_checks": {"welivita_overall_vs_rating": {"n": 150}}})
+    {'n': 150}
+    >>> people_ranking({}) is None
+    True
+    """
+    return (card.get("external_checks") or {}).get("welivita_overall_vs_rating")
+
+
 def trust_note(scorer_id: str) -> tuple[str, str]:
     """(what a visitor can act on, how it was measured) for one scorer: the band people's
     ratings fell in around one of its scores, from its stored errors against people
@@ -41,7 +52,7 @@ def trust_note(scorer_id: str) -> tuple[str, str]:
     """
     card, band = _card(scorer_id), people_band(scorer_id)
     name = f"**{scorer_name(scorer_id)}**"
-    ranked = card.get("external_checks", {}).get("welivita_overall_vs_rating")
+    ranked = people_ranking(card)
     if band:
         shown = round(band.typical, 1)
         low, high = band.around(shown)
@@ -109,7 +120,7 @@ def _how_measured(band: PeopleBand | None, card: dict) -> str:
             f"{fmt(band.above, 2, signed=True)}, {fmt(band.mean, 2, signed=True)} on average; "
             f"root mean square error {fmt(band.rmse, 2)}."
         )
-    ranked = card.get("external_checks", {}).get("welivita_overall_vs_rating")
+    ranked = people_ranking(card)
     if ranked:
         people.append(
             f"Ranking against Welivita & Pu's ratings ({ranked['n']:,} replies): Spearman "

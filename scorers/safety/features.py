@@ -14,7 +14,6 @@ with its words kept for the explanation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -165,23 +164,14 @@ def without_reassurance(read: Read) -> Read:
 
 
 def screen_encoder() -> Encoder:
-    """The shared encoder in the form the shipped screen was trained on (``encoder_quantize``
-    in ``safety_screen.json``: ``int8`` or none), the empathy head's when they match, so one
+    """The shared encoder in the form the shipped screen was trained on (its
+    ``encoder_quantize``: ``int8`` or none), the empathy head's when they match, so one
     encoding of a reply's sentences serves both.
 
     >>> screen_encoder().quantize is None  # the shipped screen reads fp32 vectors
     True
     """
     from scorers.bert_head.encoder import load_encoder
+    from scorers.safety.model import load
 
-    return load_encoder(quantize=_screen_quantize())
-
-
-@cache
-def _screen_quantize() -> str | None:
-    import json
-
-    from config import MODELS_DIR
-
-    meta = json.loads((MODELS_DIR / "safety_screen.json").read_text(encoding="utf-8"))
-    return meta.get("encoder_quantize")
+    return load_encoder(quantize=load().encoder_quantize)

@@ -118,6 +118,7 @@ class Screen:
     models: dict[str, Linear]
     version: str
     margin: float  # |probability - threshold| under this reads "uncertain"
+    encoder_quantize: str | None = None  # the encoder form its vectors came from (None: fp32)
 
 
 def load(folder: Path = MODELS_DIR) -> Screen:
@@ -142,7 +143,7 @@ def _load(folder: str) -> Screen:
         )
         for name, spec in meta["models"].items()
     }
-    return Screen(models, meta["version"], float(meta["margin"]))
+    return Screen(models, meta["version"], float(meta["margin"]), meta.get("encoder_quantize"))
 
 
 def design(read: Read, blocks: tuple[str, ...]) -> np.ndarray:
