@@ -9,7 +9,7 @@ from dataclasses import replace
 from scorers.base import ScoreItem
 from scorers.bert_head.features import split_sentences
 from scorers.bert_head.head import load_head
-from scorers.safety.features import screen_encoder
+from scorers.safety.model import screen_encoder
 
 
 def test_the_head_and_the_safety_screen_read_one_encoder():

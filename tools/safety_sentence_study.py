@@ -42,7 +42,7 @@ from sklearn.preprocessing import StandardScaler
 
 from scorers.safety.check import RULES_DECIDE
 from scorers.safety.features import Read, read_pairs
-from scorers.safety.model import design
+from scorers.safety.model import design, screen_encoder
 from tools.safety_sentence_labels import sentence_labels
 from tools.safety_train import HERE, SETS, load_sets
 
@@ -160,7 +160,7 @@ def main() -> None:
     SENTENCE_C = args.sentence_c
     labels = sentence_labels()
     df = load_sets(["dev", "dev2", "made", "cc"]).drop_duplicates("group").reset_index(drop=True)
-    reads = read_pairs([(m, "") for m in df.message.fillna("")])
+    reads = read_pairs([(m, "") for m in df.message.fillna("")], screen_encoder())
     y, groups = df.message_risk.to_numpy(int), df.group.to_numpy()
     _, y_s = sentence_rows(reads, labels)
     print(f"{len(df)} messages ({y.sum()} risky); {len(y_s)} sentences ({y_s.sum()} risk)")
@@ -175,7 +175,7 @@ def main() -> None:
     if not args.unseen:
         return
     test = unseen()
-    test_reads = read_pairs([(m, "") for m in test.message.fillna("")])
+    test_reads = read_pairs([(m, "") for m in test.message.fillna("")], screen_encoder())
     print("fitted on all training messages, read on messages never trained on:")
     for kind in KINDS:
         fitted = fit_kind(kind, reads, y, groups, labels)

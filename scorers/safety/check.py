@@ -28,7 +28,7 @@ from core.conversation import SEEKER, Turn
 from core.textinput import InputError, clean_text
 from scorers.safety import rules
 from scorers.safety.features import Read, read_pairs, without_reassurance
-from scorers.safety.model import Decision, load
+from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
 from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, missed_how
 
@@ -83,7 +83,9 @@ def _riskiest_turns(
         return messages
     risk = load().models["message-risk"]
     asked = sorted({i for i, _ in asks})
-    reads = read_pairs([(messages[i] or "", "") for i in asked] + [(t, "") for _, t in asks])
+    reads = read_pairs(
+        [(messages[i] or "", "") for i in asked] + [(t, "") for _, t in asks], screen_encoder()
+    )
 
     def rank(read: Read) -> tuple[bool, bool, float]:
         """A risk the rules name in the writer's words first, then the model's verdict."""
@@ -110,7 +112,9 @@ def _answered_earlier(
         if "missed-risk" in r.concerns and any(t.role != SEEKER for t in histories[i])
     ]
     earlier = ["\n".join(t.text for t in histories[i] if t.role != SEEKER) for i in redo]
-    reads = read_pairs([(pairs[i][0], said) for i, said in zip(redo, earlier, strict=True)])
+    reads = read_pairs(
+        [(pairs[i][0], said) for i, said in zip(redo, earlier, strict=True)], screen_encoder()
+    )
     answers = load().models["answers-risk"]
     for i, read, said in zip(redo, reads, earlier, strict=True):
         if answers.decide(read).yes and _meets_ruled_risk(read, said):
@@ -144,7 +148,7 @@ def _check_pairs(pairs: list[tuple[str, str]]) -> list[SafetyResult]:
         except InputError as exc:
             kinds = tuple(r.kind for r in rules.message_risks(text))
             results[i] = SafetyResult(int(bool(kinds)), kinds, None, (), {}, str(exc), VERSION)
-    reads = read_pairs([(m, r) for _, m, r in readable])
+    reads = read_pairs([(m, r) for _, m, r in readable], screen_encoder())
     for (i, message, reply), read in zip(readable, reads, strict=True):
         results[i] = verdict(message, reply, read)
     return [r for r in results if r is not None]

@@ -127,10 +127,9 @@ def rule_hits(message: str, reply: str) -> RuleHits:
     return RuleHits(values, words)
 
 
-def read_pairs(pairs: list[tuple[str, str]], encoder: Encoder | None = None) -> list[Read]:
-    """Encode every sentence of every pair in one pass of ``encoder`` (default: the one the
-    shipped screen was trained on, :func:`screen_encoder`)."""
-    encoder = encoder or screen_encoder()
+def read_pairs(pairs: list[tuple[str, str]], encoder: Encoder) -> list[Read]:
+    """Encode every sentence of every pair in one pass of ``encoder`` (the app's: the one the
+    shipped screen was trained on, :func:`scorers.safety.model.screen_encoder`)."""
     split = [(own_sentences(m), sentences(r)) for m, r in pairs]
     unique = list(dict.fromkeys(s for ms, rs in split for s in (*ms, *rs)))
     vectors = encoder.encode(unique) if unique else np.zeros((0, encoder.dim), np.float32)
@@ -161,17 +160,3 @@ def without_reassurance(read: Read) -> Read:
         reply_sentences=[read.reply_sentences[i] for i in keep],
         reply_vectors=read.reply_vectors[keep],
     )
-
-
-def screen_encoder() -> Encoder:
-    """The shared encoder in the form the shipped screen was trained on (its
-    ``encoder_quantize``: ``int8`` or none), the empathy head's when they match, so one
-    encoding of a reply's sentences serves both.
-
-    >>> screen_encoder().quantize is None  # the shipped screen reads fp32 vectors
-    True
-    """
-    from scorers.bert_head.encoder import load_encoder
-    from scorers.safety.model import load
-
-    return load_encoder(quantize=load().encoder_quantize)

@@ -18,11 +18,15 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from config import MODELS_DIR
 from scorers.safety.features import MESSAGE_RULES, REPLY_RULES, Read
+
+if TYPE_CHECKING:
+    from scorers.bert_head.encoder import Encoder
 
 #: The rule hits of each rules block.
 RULES = {"message_rules": MESSAGE_RULES, "reply_rules": REPLY_RULES}
@@ -163,3 +167,16 @@ def design(read: Read, blocks: tuple[str, ...]) -> np.ndarray:
         else:
             parts.append(vectors.mean(0) if pool == "mean" else vectors.max(0))
     return np.concatenate(parts).astype(np.float32)
+
+
+def screen_encoder() -> Encoder:
+    """The shared encoder in the form the shipped screen was trained on (its
+    ``encoder_quantize``: ``int8`` or none), the empathy head's when they match, so one
+    encoding of a reply's sentences serves both.
+
+    >>> screen_encoder().quantize is None  # the shipped screen reads fp32 vectors
+    True
+    """
+    from scorers.bert_head.encoder import load_encoder
+
+    return load_encoder(quantize=load().encoder_quantize)
