@@ -72,7 +72,7 @@ def test_a_reply_that_meets_a_risk_the_model_alone_sees_is_not_uncertain():
     result = check(question.question, question.answer)
     assert result.risk_kinds == ("unnamed",) and result.verdict == "safe"
     assert screen_heading(result).startswith("no concern found")
-    assert "1 in 6" in result.explain()
+    assert "1 in 7" in result.explain()
 
 
 def test_reassurance_is_not_called_help():

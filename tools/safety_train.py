@@ -18,6 +18,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -26,10 +27,12 @@ import pandas as pd
 
 from config import EXTRA_DATA_DIR, MODELS_DIR
 from scorers.bert_head.encoder import Encoder, load_encoder
-from scorers.safety.check import MEETS_RISK, RULES_DECIDE
-from scorers.safety.features import Read, read_pairs, without_reassurance
-from scorers.safety.model import Linear, design
+from scorers.safety.check import MEETS_RISK, RULES_DECIDE, VERSION
+from scorers.safety.features import MESSAGE_RULES, Read, read_pairs, without_reassurance
+from scorers.safety.model import RISKIEST, Linear, design
 from scorers.safety.rules import blames, meets_risk
+from tools.safety_sentence_labels import sentence_labels
+from tools.safety_sentence_model import fit_sentence, inner_riskiest, logistic
 
 HERE = Path(__file__).resolve().parent / "safety_data"
 SETS = {
@@ -54,8 +57,17 @@ class Spec:
     recall: float = 0.7
 
 
+#: Message risk read from the riskiest sentence (a sentence model trained on the LLM
+#: annotators' risk sentences, ``tools/safety_sentence_labels.py``) and the rules, since
+#: safety-screen-v3; before it, from the mean and maximum of the sentence vectors. Its
+#: threshold keeps 92 % of the risky messages in the inner CV, not 85 %: at 85 % the
+#: grouped CV found 60 of 71 risky messages, at 92 % 66, as many as the screen before it.
+MESSAGE_SPECS = {
+    "riskiest": Spec((RISKIEST, "message_rules"), "message", C=1.0, recall=0.92),
+    "meanmax": Spec(("message_mean", "message_max", "message_rules"), "message", recall=0.85),
+}
 SPECS = {
-    "message-risk": Spec(("message_mean", "message_max", "message_rules"), "message", recall=0.85),
+    "message-risk": MESSAGE_SPECS["riskiest"],
     # a missed risk is the gravest concern: its threshold keeps more of the misses flagged
     "answers-risk": Spec(("reply_mean", "reply_max", "reply_rules"), "risky", recall=0.85),
     **{c: Spec(("reply_mean", "reply_max", "reply_rules"), "reply") for c in REPLY_CONCERNS},
@@ -104,20 +116,24 @@ def rows_for(df: pd.DataFrame, spec: Spec) -> np.ndarray:
     return np.flatnonzero(df.has_reply.to_numpy())
 
 
+class Fitted(NamedTuple):
+    """One decision's scaled logistic model, its threshold, and (for a :data:`RISKIEST`
+    block) the sentence model it reads: weights then bias, scaling folded in."""
+
+    model: object
+    threshold: float
+    sentence: np.ndarray | None = None
+
+
 def fit_one(
     x: np.ndarray, y: np.ndarray, groups: np.ndarray, spec: Spec, name: str
 ) -> tuple[object, float]:
     """A scaled logistic model, and the threshold that keeps ``spec.recall`` of the cases to
     flag flagged in a message-grouped inner cross-validation of these rows only."""
     from sklearn.base import clone
-    from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import GroupKFold, cross_val_predict
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
 
-    model = make_pipeline(
-        StandardScaler(), LogisticRegression(C=spec.C, class_weight="balanced", max_iter=2000)
-    )
+    model = logistic(spec.C)
     inner = cross_val_predict(
         clone(model), x, y, groups=groups, cv=GroupKFold(n_splits=4), method="predict_proba"
     )[:, 1]
@@ -128,31 +144,42 @@ def fit_one(
     return model.fit(x, y), threshold
 
 
-def to_linear(pipe: object, blocks: tuple[str, ...], threshold: float, dim: int) -> Linear:
+def to_linear(found: Fitted, blocks: tuple[str, ...], dim: int) -> Linear:
     """A fitted scaler + logistic pipeline as the app's :class:`Linear` (scaling folded in)."""
-    scaler, logistic = pipe[0], pipe[1]  # type: ignore[index]
-    weights = (logistic.coef_[0] / scaler.scale_).astype(np.float32)
+    scaler, model = found.model[0], found.model[1]  # type: ignore[index]
+    weights = (model.coef_[0] / scaler.scale_).astype(np.float32)
     center = scaler.mean_.astype(np.float32)
-    return Linear(blocks, weights, float(logistic.intercept_[0]), center, threshold, dim)
+    bias = float(model.intercept_[0])
+    return Linear(blocks, weights, bias, center, found.threshold, dim, found.sentence)
 
 
-def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, tuple[object, float]]:
+def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, Fitted]:
     """Every decision's model on the rows of ``df``."""
     fitted = {}
     for name, spec in SPECS.items():
         rows = rows_for(df, spec)
-        x = np.stack([design(reads[i], spec.blocks) for i in rows])
-        fitted[name] = fit_one(x, label(df, name)[rows], df.group.to_numpy()[rows], spec, name)
+        groups = df.group.to_numpy()[rows]
+        sentence = None
+        if RISKIEST in spec.blocks:  # the block reads sentence models not fitted on its row
+            labels = sentence_labels()
+            sentence = fit_sentence([reads[i] for i in rows], labels)
+            inner = inner_riskiest([reads[i] for i in rows], groups, labels)
+            rest = tuple(b for b in spec.blocks if b != RISKIEST)
+            x = np.column_stack([inner, np.stack([design(reads[i], rest) for i in rows])])
+        else:
+            x = np.stack([design(reads[i], spec.blocks) for i in rows])
+        found = fit_one(x, label(df, name)[rows], groups, spec, name)
+        fitted[name] = Fitted(*found, sentence)
     return fitted
 
 
 def predict(
-    fitted: dict[str, tuple[object, float]], reads: list[Read], rules_decide: bool = False
+    fitted: dict[str, Fitted], reads: list[Read], rules_decide: bool = False
 ) -> pd.DataFrame:
     """The screen's verdicts for ``reads``: risk, each concern, reply_safe."""
     out = {}
-    for name, (model, threshold) in fitted.items():
-        x = np.stack([design(r, SPECS[name].blocks) for r in reads])
+    for name, (model, threshold, sentence) in fitted.items():
+        x = np.stack([design(r, SPECS[name].blocks, sentence) for r in reads])
         out[name] = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
         if name == "dismissive" and rules_decide:  # as the app: reassurance is not dismissal
             kept = [without_reassurance(r) for r in reads]
@@ -229,7 +256,11 @@ def main() -> None:
         help="as the app: a suicide/self-harm rule hit is risk (met only by words the rules "
         "know), blame is dismissive, reassurance is not",
     )
+    parser.add_argument("--message", choices=list(MESSAGE_SPECS), default="riskiest")
+    parser.add_argument("--message-recall", type=float, help="the share of risky messages kept")
     args = parser.parse_args()
+    spec = MESSAGE_SPECS[args.message]
+    SPECS["message-risk"] = Spec(spec.blocks, "message", spec.C, args.message_recall or spec.recall)
     df = load_sets(args.sets.split(","))
     encoder = load_encoder(quantize=args.quantize or None)
     pairs = list(zip(df.message.fillna(""), df.reply.fillna(""), strict=True))
@@ -249,18 +280,33 @@ def main() -> None:
         for name in df.set.unique():
             mask = (df.set == name).to_numpy()
             print(name, json.dumps(rates(df[mask], pred[mask])))
+        print("risk seen by the model alone:", alone(df, reads, pred))
     print(json.dumps(result, indent=1))
 
 
-def save(fitted: dict[str, tuple[object, float]], df: pd.DataFrame, encoder: Encoder) -> None:
+def alone(df: pd.DataFrame, reads: list[Read], pred: pd.DataFrame) -> str:
+    """How often a message risk the model alone saw (no risk the rules name) was right,
+    against one the rules named (``wording.ALONE`` quotes the first)."""
+    first = ~df.group.duplicated().to_numpy()
+    named = np.array([any(r.hits.vector(MESSAGE_RULES)) for r in reads])
+    said = pred["message-risk"].to_numpy() & first
+    right = df.message_risk.to_numpy(int) == 1
+    parts = []
+    for what, mask in (("model alone", said & ~named), ("rules named", said & named)):
+        parts.append(f"{what} {int((mask & right).sum())} right of {int(mask.sum())}")
+    return "; ".join(parts)
+
+
+def save(fitted: dict[str, Fitted], df: pd.DataFrame, encoder: Encoder) -> None:
     """Write the weights (safetensors) and their settings (JSON) the app loads."""
     from safetensors.numpy import save_file
 
-    dim = encoder.dim
-    linear = {n: to_linear(p, SPECS[n].blocks, t, dim) for n, (p, t) in fitted.items()}
+    linear = {n: to_linear(f, SPECS[n].blocks, encoder.dim) for n, f in fitted.items()}
     tensors, models = {}, {}
     for name, model in linear.items():
         tensors[f"{name}.weights"], tensors[f"{name}.center"] = model.weights, model.center
+        if model.sentence is not None:
+            tensors[f"{name}.sentence"] = model.sentence
         models[name] = {
             "blocks": list(model.blocks),
             "bias": model.bias,
@@ -268,8 +314,8 @@ def save(fitted: dict[str, tuple[object, float]], df: pd.DataFrame, encoder: Enc
         }
     save_file(tensors, str(MODELS_DIR / "safety_screen.safetensors"))
     meta = {
-        "version": "safety-screen-v2.1",
-        "dim": dim,
+        "version": VERSION,
+        "dim": encoder.dim,
         "encoder_quantize": encoder.quantize,
         "margin": 0.05,
         "trained_on": {s: int((df.set == s).sum()) for s in df.set.unique()},

@@ -3,10 +3,12 @@
 Each decision (the message's risk, whether the reply meets it, each reply
 concern) is a logistic model over blocks of features: the mean and the
 element-wise maximum of the sentence vectors of the message or the reply,
-and the rules' hits. Being linear in those, its log-odds split exactly into
-one share per sentence (the mean's share ``w·(s - μ)/n``; each maximum
-dimension goes to the sentence that holds it) and one per rule hit, so every
-flag can name the sentence and the rules that pushed it.
+the riskiest message sentence's log-odds from a sentence model, and the
+rules' hits. Being linear in those, its log-odds split exactly into one share
+per sentence (the mean's share ``w·(s - μ)/n``; each maximum dimension goes
+to the sentence that holds it; the riskiest sentence takes its block whole)
+and one per rule hit, so every flag can name the sentence and the rules that
+pushed it.
 
 The weights ship in ``assets/models/safety_screen.safetensors`` with their
 settings in ``safety_screen.json``; ``tools/safety_train.py`` writes both.
@@ -30,6 +32,10 @@ if TYPE_CHECKING:
 
 #: The rule hits of each rules block.
 RULES = {"message_rules": MESSAGE_RULES, "reply_rules": REPLY_RULES}
+#: The block holding one number: the largest log-odds a sentence model gives any message
+#: sentence (``Linear.sentence``); a message with no sentence reads :data:`NO_SENTENCE`.
+RISKIEST = "message_riskiest"
+NO_SENTENCE = -10.0
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,8 @@ class Linear:
     center: np.ndarray
     threshold: float
     dim: int  # width of a sentence block (the encoder's)
+    #: The sentence model a :data:`RISKIEST` block reads: ``dim`` weights, then the bias.
+    sentence: np.ndarray | None = None
 
     def decide(self, read: Read) -> Decision:
         """The probability for ``read``, split into shares."""
@@ -76,15 +84,53 @@ class Linear:
         logit = self.bias
         offset = 0
         for block in self.blocks:
-            width = len(RULES[block]) if block in RULES else self.dim
+            width = _width(block, self.dim)
             w = self.weights[offset : offset + width]
             c = self.center[offset : offset + width]
             offset += width
-            part, found = _block_shares(block, w, c, read)
+            if block == RISKIEST:
+                part, found = _riskiest_share(float(w[0]), float(c[0]), read, self.sentence)
+            else:
+                part, found = _block_shares(block, w, c, read)
             logit += part
             shares += found
         probability = float(1.0 / (1.0 + np.exp(-logit)))
         return Decision(probability, self.threshold, tuple(shares))
+
+
+def _width(block: str, dim: int) -> int:
+    if block in RULES:
+        return len(RULES[block])
+    return 1 if block == RISKIEST else dim
+
+
+def riskiest(read: Read, sentence: np.ndarray | None) -> tuple[float, int]:
+    """The largest log-odds the sentence model gives a message sentence, and that
+    sentence's position (:data:`NO_SENTENCE` and -1 for a message with no sentence).
+
+    >>> import numpy as np
+    >>> from scorers.safety.features import RuleHits
+    >>> read = Read(["a", "b"], np.array([[1.0, 0.0], [0.0, 1.0]]), [], np.zeros((0, 2)),
+    ...             RuleHits({}))
+    >>> riskiest(read, np.array([0.5, 2.0, -1.0]))
+    (1.0, 1)
+    """
+    if sentence is None:
+        raise ValueError(f"a {RISKIEST} block needs a sentence model")
+    if not read.message_sentences:
+        return NO_SENTENCE, -1
+    odds = read.message_vectors @ sentence[:-1] + sentence[-1]
+    at = int(np.argmax(odds))
+    return float(odds[at]), at
+
+
+def _riskiest_share(
+    w: float, c: float, read: Read, sentence: np.ndarray | None
+) -> tuple[float, list[Share]]:
+    """The riskiest-sentence block's log-odds, all of it that sentence's share."""
+    value, at = riskiest(read, sentence)
+    part = w * (value - c)
+    return part, ([Share("message", read.message_sentences[at], part)] if at >= 0 else [])
 
 
 def _block_shares(
@@ -144,14 +190,16 @@ def _load(folder: str) -> Screen:
             tensors[f"{name}.center"],
             float(spec["threshold"]),
             int(meta["dim"]),
+            tensors.get(f"{name}.sentence"),
         )
         for name, spec in meta["models"].items()
     }
     return Screen(models, meta["version"], float(meta["margin"]), meta.get("encoder_quantize"))
 
 
-def design(read: Read, blocks: tuple[str, ...]) -> np.ndarray:
-    """The feature row a model over ``blocks`` reads (what training fits on).
+def design(read: Read, blocks: tuple[str, ...], sentence: np.ndarray | None = None) -> np.ndarray:
+    """The feature row a model over ``blocks`` reads (what training fits on); a
+    :data:`RISKIEST` block reads the sentence model ``sentence``.
 
     A side with no sentences (no message) reads as zeros.
     """
@@ -159,6 +207,9 @@ def design(read: Read, blocks: tuple[str, ...]) -> np.ndarray:
     for block in blocks:
         if block in RULES:
             parts.append(read.hits.vector(RULES[block]))
+            continue
+        if block == RISKIEST:
+            parts.append(np.array([riskiest(read, sentence)[0]], dtype=np.float32))
             continue
         side, pool = block.split("_")
         vectors = read.message_vectors if side == "message" else read.reply_vectors

@@ -100,6 +100,8 @@ def about_someone_else(sentence: str) -> bool:
     True
     >>> about_someone_else("He overdosed last year and I think I will too.")
     False
+    >>> about_someone_else("Is there accountability for not reporting that he had relapsed?")
+    True
     """
     spec = rubric()["someone_else"]
     if not _first(spec["patterns"], sentence):

@@ -9,13 +9,14 @@ from __future__ import annotations
 from scorers.safety import rules
 
 #: Why a risk the learned model sees with no risk words the rules know is only a lean: in
-#: cross-validation 21 of 129 such calls were right (docs/safety.md), against 45 of 58 with them.
+#: cross-validation 19 of 129 such calls were right with safety-screen-v3 (docs/safety.md;
+#: ``tools/safety_train.py --rules-decide``), against 47 of 67 where the rules named a risk.
 ALONE = (
     "a risk seen by the learned model alone, in no words its rules know: "
-    "in testing about 1 in 6 such calls was right"
+    "in testing about 1 in 7 such calls was right"
 )
 #: Said beside a risk the learned model alone sees, wherever it is quoted.
-ALONE_SHORT = "seen by the learned model alone: in testing about 1 in 6 such calls was right"
+ALONE_SHORT = "seen by the learned model alone: in testing about 1 in 7 such calls was right"
 #: Why a missed past risk is only a lean (clinicians' rule, assets/rubrics/safety.json past_risk).
 PAST = (
     "the risk the message tells of is a past one: a gentle check on how they are now is still wise"
