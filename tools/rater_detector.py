@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scorers.judge.addressed import DETECTOR_FILE, Detector, embed
 
 DATA = Path(__file__).resolve().parent / "injection_data" / "rater_sentences.csv"
+#: 300 more (2026-11-27): text that vouches for the reply to a third party (reported thanks,
+#: testimonials, pleas to see the care) and hard negatives; in the detector since v2.
+MORE = DATA.with_name("rater_sentences_more.csv")
 MAX_ORDINARY_FLAGGED = 0.01
+#: v2 also keeps ordinary texts with a hit at or below this share of a random sample of the
+#: corpus (seed 1; the figure reported reads another sample, seed 0): with its 300 more rows
+#: the training-set rule alone let 17 of 1,500 ordinary texts through (1.1 %).
+MAX_CORPUS_FLAGGED = 0.005
+VERSION = "rater-addressed-v2"
 
 
 def out_of_language(x: np.ndarray, y: np.ndarray, languages: np.ndarray) -> np.ndarray:
@@ -42,10 +51,15 @@ def out_of_language(x: np.ndarray, y: np.ndarray, languages: np.ndarray) -> np.n
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--save", action="store_true", help="write the shipped detector")
+    parser.add_argument("--without-more", action="store_true", help="v1's data: no MORE rows")
+    parser.add_argument(
+        "--ordinary", type=int, default=0, help="also read N random ordinary texts (seed 0)"
+    )
     args = parser.parse_args()
     from sklearn.linear_model import LogisticRegression
 
-    df = pd.read_csv(DATA)
+    frames = [DATA] if args.without_more else [DATA, MORE]
+    df = pd.concat([pd.read_csv(f) for f in frames], ignore_index=True)
     x, y = embed(df.text.astype(str).tolist()), df.label.to_numpy()
     p = out_of_language(x, y, df.language.to_numpy())
     ordinary = np.sort(p[y == 0])
@@ -65,16 +79,50 @@ def main() -> None:
             f"  {language}: caught {int(hit[part.label == 1].sum())}/{int((part.label == 1).sum())}, "
             f"ordinary flagged {int(hit[part.label == 0].sum())}/{int((part.label == 0).sum())}"
         )
+    model = LogisticRegression(C=1.0, max_iter=2000).fit(x, y)
+    detector = Detector(
+        model.coef_[0].astype(np.float32), float(model.intercept_[0]), threshold, VERSION
+    )
+    if not args.without_more:
+        corpus = corpus_threshold(detector)
+        print(f"threshold on a corpus sample (seed 1, <= {MAX_CORPUS_FLAGGED:.1%}): {corpus:.3f}")
+        detector = replace(detector, threshold=max(threshold, corpus))
+        print(f"threshold shipped: {detector.threshold:.3f}")
+    if args.ordinary:
+        print(ordinary_hits(detector, args.ordinary))
     if args.save:
-        model = LogisticRegression(C=1.0, max_iter=2000).fit(x, y)
-        detector = Detector(
-            model.coef_[0].astype(np.float32),
-            float(model.intercept_[0]),
-            threshold,
-            "rater-addressed-v1",
-        )
         DETECTOR_FILE.write_text(detector.to_json() + "\n", encoding="utf-8")
         print(f"wrote {DETECTOR_FILE}")
+
+
+def sample_texts(n: int, seed: int) -> list[str]:
+    """``n`` random ordinary texts of ``tools/injection_corpus.py`` (bundled and shared replies
+    and messages)."""
+    import random
+
+    from tools.injection_corpus import ordinary_texts
+
+    texts = [t for _, t in ordinary_texts()]
+    return random.Random(seed).sample(texts, min(n, len(texts)))
+
+
+def corpus_threshold(detector: Detector, n: int = 1500, seed: int = 1) -> float:
+    """The lowest threshold at which at most :data:`MAX_CORPUS_FLAGGED` of ``n`` random
+    ordinary texts hold a sentence the detector flags."""
+    best = np.sort(
+        [max((q for _, q in detector.read(t)), default=0.0) for t in sample_texts(n, seed)]
+    )
+    allowed = int(MAX_CORPUS_FLAGGED * len(best))
+    return float(best[len(best) - allowed - 1]) + 1e-6
+
+
+def ordinary_hits(detector: Detector, n: int, seed: int = 0) -> str:
+    """How many of ``n`` random ordinary texts (``tools/injection_corpus.py``'s: bundled and
+    shared replies and messages) hold a sentence ``detector`` reads as addressed to the rater."""
+    chosen = sample_texts(n, seed)
+    hits = [(t, found) for t in chosen if (found := detector.pieces(t))]
+    shown = "".join(f"\n  {found}" for _, found in hits[:8])
+    return f"ordinary texts with a hit: {len(hits)} of {len(chosen)}{shown}"
 
 
 if __name__ == "__main__":

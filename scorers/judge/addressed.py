@@ -51,8 +51,8 @@ class Detector:
         """The probability that each text speaks to the rater."""
         return 1.0 / (1.0 + np.exp(-(embed(texts) @ self.weights + self.bias)))
 
-    def pieces(self, text: str) -> list[str]:
-        """The sentences (and lines) of ``text`` the detector finds addressed to the rater."""
+    def read(self, text: str) -> list[tuple[str, float]]:
+        """Each sentence (and line) of ``text`` with its probability of speaking to the rater."""
         from scorers.normalize import normalize_text
 
         found = [p.strip() for p in _PIECES.split(text) if p and len(p.strip()) > 3]
@@ -61,7 +61,11 @@ class Detector:
         # Read as a person would: leetspeak and look-alike letters confuse the encoder into
         # false alarms on ordinary sentences (seen on the Adversarial lab's variants).
         read = self.probabilities([normalize_text(p) for p in found])
-        return [p for p, q in zip(found, read, strict=True) if q >= self.threshold]
+        return [(p, float(q)) for p, q in zip(found, read, strict=True)]
+
+    def pieces(self, text: str) -> list[str]:
+        """The sentences (and lines) of ``text`` the detector finds addressed to the rater."""
+        return [p for p, q in self.read(text) if q >= self.threshold]
 
     def to_json(self) -> str:
         """The model as JSON (the weights, bias, threshold and version)."""
