@@ -97,7 +97,12 @@ class InjectionGuard(Scorer):
         found = [("rating talk", suspects(item.reply))]
         if self.reads_instructions:
             found += [
-                ("another language", foreign_pieces(item.reply, item.message or item.reply)),
+                (  # a paragraph goes whole: its short sentences are too short to identify
+                    "another language",
+                    paragraphs_holding(
+                        item.reply, foreign_pieces(item.reply, item.message or item.reply)
+                    ),
+                ),
                 (
                     "text the detector reads as addressed to the rater",
                     paragraphs_holding(item.reply, addressed_pieces(item.reply)),
