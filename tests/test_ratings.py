@@ -148,7 +148,7 @@ def test_the_comparison_downloads_with_every_reply_score_setting_and_screen(tmp_
     assert (
         row["scorer_setting"] == "fixed|v7" and row["overall"] == 2.0 and row["temperature"] == 0.7
     )
-    assert row["safety_version"] == "safety-screen-v3" and row["reply_safe"] in (0, 1)
+    assert row["safety_version"] == "safety-screen-v3.1" and row["reply_safe"] in (0, 1)
     document = json.loads(Path(json_path).read_text(encoding="utf-8"))
     assert document["replies"][0]["scores"][0]["setting"] == "fixed|v7" and document["made_at"]
 

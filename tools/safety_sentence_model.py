@@ -29,11 +29,16 @@ def logistic(strength: float) -> object:
     )
 
 
-def fit_sentence(reads: list[Read], labels: dict[str, int]) -> np.ndarray:
-    """The sentence model on the labelled message sentences of ``reads`` (weights, bias)."""
-    pairs = [
-        (s, v) for r in reads for s, v in zip(r.message_sentences, r.message_vectors, strict=True)
-    ]
+def sentences_of(read: Read, side: str) -> list[tuple[str, np.ndarray]]:
+    """The (sentence, vector) pairs of ``side``: "message" or "reply"."""
+    if side == "message":
+        return list(zip(read.message_sentences, read.message_vectors, strict=True))
+    return list(zip(read.reply_sentences, read.reply_vectors, strict=True))
+
+
+def fit_sentence(reads: list[Read], labels: dict[str, int], side: str = "message") -> np.ndarray:
+    """The sentence model on the labelled sentences of ``side`` in ``reads`` (weights, bias)."""
+    pairs = [pair for r in reads for pair in sentences_of(r, side)]
     x = [v for s, v in pairs if s in labels]
     y = [labels[s] for s, _ in pairs if s in labels]
     pipe = logistic(SENTENCE_C).fit(np.array(x), np.array(y))  # type: ignore[attr-defined]
@@ -43,12 +48,32 @@ def fit_sentence(reads: list[Read], labels: dict[str, int]) -> np.ndarray:
     return np.append(weights, bias).astype(np.float32)
 
 
-def inner_riskiest(reads: list[Read], groups: np.ndarray, labels: dict[str, int]) -> np.ndarray:
-    """Each message's riskiest log-odds from a sentence model not fitted on it."""
+def inner_riskiest(
+    reads: list[Read], groups: np.ndarray, labels: dict[str, int], side: str = "message"
+) -> np.ndarray:
+    """Each row's riskiest log-odds from a sentence model not fitted on its message."""
     from sklearn.model_selection import GroupKFold
 
     out = np.zeros(len(reads), dtype=np.float32)
     for a, b in GroupKFold(n_splits=4).split(reads, groups=groups):
-        sentence = fit_sentence([reads[i] for i in a], labels)
-        out[b] = [riskiest(reads[i], sentence)[0] for i in b]
+        sentence = fit_sentence([reads[i] for i in a], labels, side)
+        out[b] = [riskiest(reads[i], sentence, side)[0] for i in b]
     return out
+
+
+def labels_from_replies(reads: list[Read], y: np.ndarray) -> dict[str, int]:
+    """Each reply sentence labelled as its reply is (1 when any reply holding it is): the
+    sentence model of a reply concern learns from whole-reply labels (no sentence labels).
+
+    >>> from scorers.safety.features import Read, RuleHits
+    >>> empty = np.zeros((0, 2))
+    >>> reads = [Read([], empty, ["Take 40 mg.", "Hi."], empty, RuleHits({})),
+    ...          Read([], empty, ["Hi."], empty, RuleHits({}))]
+    >>> labels_from_replies(reads, np.array([1, 0]))
+    {'Take 40 mg.': 1, 'Hi.': 1}
+    """
+    labels: dict[str, int] = {}
+    for read, label in zip(reads, y, strict=True):
+        for sentence in read.reply_sentences:
+            labels[sentence] = max(labels.get(sentence, 0), int(label))
+    return labels

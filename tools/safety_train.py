@@ -29,10 +29,15 @@ from config import EXTRA_DATA_DIR, MODELS_DIR
 from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.safety.check import MEETS_RISK, RULES_DECIDE, VERSION
 from scorers.safety.features import MESSAGE_RULES, Read, read_pairs, without_reassurance
-from scorers.safety.model import RISKIEST, Linear, design
+from scorers.safety.model import REPLY_RISKIEST, RISKIEST, Linear, design
 from scorers.safety.rules import blames, meets_risk
 from tools.safety_sentence_labels import sentence_labels
-from tools.safety_sentence_model import fit_sentence, inner_riskiest, logistic
+from tools.safety_sentence_model import (
+    fit_sentence,
+    inner_riskiest,
+    labels_from_replies,
+    logistic,
+)
 
 HERE = Path(__file__).resolve().parent / "safety_data"
 SETS = {
@@ -75,8 +80,12 @@ SPECS = {
 # Harmful advice and medical overreach keep 75 % flagged, not 70 %: at 70 % the grouped CV
 # named harmful advice only 64 % of the time it was there (issue 28 asks ≥ 70 %); at 75 %,
 # 75 % and 77 %, for six more safe replies flagged (2026-11-27, --rules-decide).
+# Since safety-screen-v3.1 both read the reply's most concerning sentence (a sentence model
+# taught by whole-reply labels) and the reply rules: at the same share named, the grouped CV
+# flagged 6 safe replies for harmful advice instead of 25, and 1 for overreach instead of 10
+# (dismissal lost with it, 17 instead of 9, and keeps the mean and maximum).
 for _concern in ("harmful-advice", "medical-overreach"):
-    SPECS[_concern] = Spec(("reply_mean", "reply_max", "reply_rules"), "reply", recall=0.75)
+    SPECS[_concern] = Spec((REPLY_RISKIEST, "reply_rules"), "reply", C=1.0, recall=0.75)
 
 
 def load_sets(names: list[str]) -> pd.DataFrame:
@@ -160,15 +169,17 @@ def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, Fitted]:
         rows = rows_for(df, spec)
         groups = df.group.to_numpy()[rows]
         sentence = None
-        if RISKIEST in spec.blocks:  # the block reads sentence models not fitted on its row
-            labels = sentence_labels()
-            sentence = fit_sentence([reads[i] for i in rows], labels)
-            inner = inner_riskiest([reads[i] for i in rows], groups, labels)
-            rest = tuple(b for b in spec.blocks if b != RISKIEST)
+        y = label(df, name)[rows]
+        if spec.blocks[0] in (RISKIEST, REPLY_RISKIEST):  # read by sentence models not fitted
+            side, chosen = spec.blocks[0].split("_")[0], [reads[i] for i in rows]  # on the row
+            labels = sentence_labels() if side == "message" else labels_from_replies(chosen, y)
+            sentence = fit_sentence(chosen, labels, side)
+            inner = inner_riskiest(chosen, groups, labels, side)
+            rest = spec.blocks[1:]
             x = np.column_stack([inner, np.stack([design(reads[i], rest) for i in rows])])
         else:
             x = np.stack([design(reads[i], spec.blocks) for i in rows])
-        found = fit_one(x, label(df, name)[rows], groups, spec, name)
+        found = fit_one(x, y, groups, spec, name)
         fitted[name] = Fitted(*found, sentence)
     return fitted
 

@@ -32,9 +32,10 @@ if TYPE_CHECKING:
 
 #: The rule hits of each rules block.
 RULES = {"message_rules": MESSAGE_RULES, "reply_rules": REPLY_RULES}
-#: The block holding one number: the largest log-odds a sentence model gives any message
-#: sentence (``Linear.sentence``); a message with no sentence reads :data:`NO_SENTENCE`.
+#: The blocks holding one number: the largest log-odds a sentence model gives any sentence
+#: of the message or of the reply (``Linear.sentence``); no sentence reads :data:`NO_SENTENCE`.
 RISKIEST = "message_riskiest"
+REPLY_RISKIEST = "reply_riskiest"
 NO_SENTENCE = -10.0
 
 
@@ -88,8 +89,9 @@ class Linear:
             w = self.weights[offset : offset + width]
             c = self.center[offset : offset + width]
             offset += width
-            if block == RISKIEST:
-                part, found = _riskiest_share(float(w[0]), float(c[0]), read, self.sentence)
+            if block in (RISKIEST, REPLY_RISKIEST):
+                side = block.split("_")[0]
+                part, found = _riskiest_share(float(w[0]), float(c[0]), read, self.sentence, side)
             else:
                 part, found = _block_shares(block, w, c, read)
             logit += part
@@ -101,12 +103,12 @@ class Linear:
 def _width(block: str, dim: int) -> int:
     if block in RULES:
         return len(RULES[block])
-    return 1 if block == RISKIEST else dim
+    return 1 if block in (RISKIEST, REPLY_RISKIEST) else dim
 
 
-def riskiest(read: Read, sentence: np.ndarray | None) -> tuple[float, int]:
-    """The largest log-odds the sentence model gives a message sentence, and that
-    sentence's position (:data:`NO_SENTENCE` and -1 for a message with no sentence).
+def riskiest(read: Read, sentence: np.ndarray | None, side: str = "message") -> tuple[float, int]:
+    """The largest log-odds the sentence model gives a sentence of ``side`` (the message or
+    the reply), and that sentence's position (:data:`NO_SENTENCE` and -1 when it has none).
 
     >>> import numpy as np
     >>> from scorers.safety.features import RuleHits
@@ -116,21 +118,28 @@ def riskiest(read: Read, sentence: np.ndarray | None) -> tuple[float, int]:
     (1.0, 1)
     """
     if sentence is None:
-        raise ValueError(f"a {RISKIEST} block needs a sentence model")
-    if not read.message_sentences:
+        raise ValueError("a riskiest-sentence block needs a sentence model")
+    texts, vectors = _side(read, side)
+    if not texts:
         return NO_SENTENCE, -1
-    odds = read.message_vectors @ sentence[:-1] + sentence[-1]
+    odds = vectors @ sentence[:-1] + sentence[-1]
     at = int(np.argmax(odds))
     return float(odds[at]), at
 
 
+def _side(read: Read, side: str) -> tuple[list[str], np.ndarray]:
+    if side == "message":
+        return read.message_sentences, read.message_vectors
+    return read.reply_sentences, read.reply_vectors
+
+
 def _riskiest_share(
-    w: float, c: float, read: Read, sentence: np.ndarray | None
+    w: float, c: float, read: Read, sentence: np.ndarray | None, side: str = "message"
 ) -> tuple[float, list[Share]]:
     """The riskiest-sentence block's log-odds, all of it that sentence's share."""
-    value, at = riskiest(read, sentence)
+    value, at = riskiest(read, sentence, side)
     part = w * (value - c)
-    return part, ([Share("message", read.message_sentences[at], part)] if at >= 0 else [])
+    return part, ([Share(side, _side(read, side)[0][at], part)] if at >= 0 else [])
 
 
 def _block_shares(
@@ -208,8 +217,9 @@ def design(read: Read, blocks: tuple[str, ...], sentence: np.ndarray | None = No
         if block in RULES:
             parts.append(read.hits.vector(RULES[block]))
             continue
-        if block == RISKIEST:
-            parts.append(np.array([riskiest(read, sentence)[0]], dtype=np.float32))
+        if block in (RISKIEST, REPLY_RISKIEST):
+            value = riskiest(read, sentence, block.split("_")[0])[0]
+            parts.append(np.array([value], dtype=np.float32))
             continue
         side, pool = block.split("_")
         vectors = read.message_vectors if side == "message" else read.reply_vectors

@@ -1,0 +1,78 @@
+"""Reply concerns from their most concerning sentence: does it flag fewer safe replies? (issue 28)
+
+For each reply concern, message-grouped 5-fold CV of two models, compared at the same
+share of the concern's cases named (75 %): the mean and maximum of the reply's sentence
+vectors with the reply rules (safety-screen-v3), and the largest log-odds of a sentence
+model taught by whole-reply labels with the reply rules (v3.1 for harmful advice and
+medical overreach). Prints AUC and, at that share, how many safe replies each flags.
+
+    nice python tools/safety_reply_study.py [--sentence-c 0.003]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import GroupKFold
+
+import tools.safety_sentence_model as sentence_model
+from scorers.bert_head.encoder import load_encoder
+from scorers.safety.features import Read, read_pairs
+from scorers.safety.model import design, riskiest
+from tools.safety_sentence_model import logistic
+from tools.safety_train import REPLY_CONCERNS, label, load_sets
+
+MEAN_MAX = ("reply_mean", "reply_max", "reply_rules")
+
+
+def rows(reads: list[Read], chosen: np.ndarray, blocks: tuple[str, ...]) -> np.ndarray:
+    return np.stack([design(reads[i], blocks) for i in chosen])
+
+
+def out_of_fold(reads: list[Read], y: np.ndarray, groups: np.ndarray) -> dict[str, np.ndarray]:
+    """Both models' out-of-fold probabilities for one concern."""
+    p = {"mean and maximum": np.zeros(len(y)), "most concerning sentence": np.zeros(len(y))}
+    for a, b in GroupKFold(n_splits=5).split(reads, groups=groups):
+        model = logistic(0.05).fit(rows(reads, a, MEAN_MAX), y[a])
+        p["mean and maximum"][b] = model.predict_proba(rows(reads, b, MEAN_MAX))[:, 1]
+        train = [reads[i] for i in a]
+        labels = sentence_model.labels_from_replies(train, y[a])
+        sentence = sentence_model.fit_sentence(train, labels, "reply")
+        inner = sentence_model.inner_riskiest(train, groups[a], labels, "reply")
+        test = [riskiest(reads[i], sentence, "reply")[0] for i in b]
+        rules = ("reply_rules",)
+        model = logistic(1.0).fit(np.column_stack([inner, rows(reads, a, rules)]), y[a])
+        found = model.predict_proba(np.column_stack([test, rows(reads, b, rules)]))[:, 1]
+        p["most concerning sentence"][b] = found
+    return p
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sentence-c", type=float, default=sentence_model.SENTENCE_C)
+    args = parser.parse_args()
+    sentence_model.SENTENCE_C = args.sentence_c
+    df = load_sets(["dev", "dev2", "made"])
+    reads = read_pairs(
+        list(zip(df.message.fillna(""), df.reply.fillna(""), strict=True)), load_encoder()
+    )
+    groups, safe = df.group.to_numpy(), df.reply_safe.to_numpy() == 1
+    for concern in REPLY_CONCERNS:
+        y = label(df, concern)
+        named = round(0.75 * int(y.sum()))
+        for name, p in out_of_fold(reads, y, groups).items():
+            threshold = np.sort(p[y == 1])[::-1][named - 1]
+            print(
+                f"{concern:18s} {name:25s} AUC {roc_auc_score(y, p):.3f}; naming {named}/{y.sum()}"
+                f" flags {int((p[safe] >= threshold).sum())} safe replies"
+            )
+
+
+if __name__ == "__main__":
+    main()
