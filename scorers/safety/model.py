@@ -3,7 +3,7 @@
 Each decision (the message's risk, whether the reply meets it, each reply
 concern) is a logistic model over blocks of features: the mean and the
 element-wise maximum of the sentence vectors of the message or the reply,
-the riskiest message sentence's log-odds from a sentence model, and the
+the largest log-odds a sentence model gives any sentence of either, and the
 rules' hits. Being linear in those, its log-odds split exactly into one share
 per sentence (the mean's share ``w·(s - μ)/n``; each maximum dimension goes
 to the sentence that holds it; the riskiest sentence takes its block whole)
@@ -76,7 +76,7 @@ class Linear:
     center: np.ndarray
     threshold: float
     dim: int  # width of a sentence block (the encoder's)
-    #: The sentence model a :data:`RISKIEST` block reads: ``dim`` weights, then the bias.
+    #: The sentence model a riskiest-sentence block reads: ``dim`` weights, then the bias.
     sentence: np.ndarray | None = None
 
     def decide(self, read: Read) -> Decision:
@@ -208,7 +208,7 @@ def _load(folder: str) -> Screen:
 
 def design(read: Read, blocks: tuple[str, ...], sentence: np.ndarray | None = None) -> np.ndarray:
     """The feature row a model over ``blocks`` reads (what training fits on); a
-    :data:`RISKIEST` block reads the sentence model ``sentence``.
+    riskiest-sentence block reads the sentence model ``sentence``.
 
     A side with no sentences (no message) reads as zeros.
     """

@@ -10,7 +10,7 @@ from scorers.safety import rules
 
 #: Why a risk the learned model sees with no risk words the rules know is only a lean: in
 #: cross-validation 19 of 129 such calls were right with safety-screen-v3 (docs/safety.md;
-#: ``tools/safety_train.py --rules-decide``), against 47 of 67 where the rules named a risk.
+#: ``tools/safety_train.py --rules-decide``), against 47 of 66 where the rules named a risk.
 ALONE = (
     "a risk seen by the learned model alone, in no words its rules know: "
     "in testing about 1 in 7 such calls was right"
