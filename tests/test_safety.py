@@ -450,12 +450,12 @@ def test_a_risk_only_the_learned_model_sees_is_a_lean_not_a_verdict():
     alone = [r for r in results if r.message_risk and r.risk_kinds == ("unnamed",)]
     missed = [r for r in alone if "missed-risk" in r.concerns]
     assert missed, "the held-out set has model-only risk calls the reply would miss"
-    assert all(r.uncertain and "learned model alone" in r.reason for r in missed)
+    assert all(r.uncertain and "statistical model" in r.reason for r in missed)
     assert all(r.badge().startswith("uncertain") for r in missed)
     # Where the reply meets the risk the verdict is the same with or without it: no lean
     # for that reason (cold walk 4: every reply in a vote reveal read "uncertain").
     met = [r for r in alone if "missed-risk" not in r.concerns]
-    assert met and not any("learned model alone" in r.reason for r in met)
+    assert met and not any("statistical model" in r.reason for r in met)
     named = [r for r in results if r.message_risk and "unnamed" not in r.risk_kinds]
     assert any(not r.uncertain for r in named)  # a risk the rules name keeps its verdict
 
@@ -473,8 +473,9 @@ def test_an_uncertain_verdict_says_why_in_plain_words():
     assert "message-risk" not in result.reason and "threshold" not in result.reason
     alone = check("My girlfriend and I keep arguing about money. How do we stop?", "Talk calmly.")
     assert alone.risk_kinds == ("unnamed",)  # the learned model alone reads a risk here
-    assert "about 1 in 7 such calls was right" in alone.reason
-    assert "cannot name" in alone.explain() and "no rule names" not in alone.explain()
+    assert "right only about 1 in 7 times" in alone.reason
+    assert "cannot put a name to" in alone.explain() and "no rule names" not in alone.explain()
+    assert alone.explain().count("1 in 7") == 1  # said once (a cold walk read it twice)
 
 
 def test_naming_a_passive_wish_back_without_asking_or_help_is_a_missed_risk():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scorers.safety.wording import ALONE_SHORT, PAST_MISSED, RISK_LABELS, SAYS
+from scorers.safety.wording import ALONE, ALONE_SHORT, PAST_MISSED, RISK_LABELS, SAYS
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,8 @@ class SafetyResult:
                 else f"shows {kinds}"
             )
             lines.append(f"{where} {shows}: “{self.evidence.get('message', '')}”")
-            if self.risk_kinds == ("unnamed",):  # the learned model's call alone (wording.ALONE)
-                lines[-1] += f" ({ALONE_SHORT})"
+            if self.risk_kinds == ("unnamed",) and ALONE not in self.reason:  # said once
+                lines[-1] += f" ({ALONE_SHORT})"  # the learned model's call alone
         if self.answered_earlier:
             lines.append(
                 "An earlier supporter turn already named that risk (asked about their safety "

@@ -12,11 +12,11 @@ from scorers.safety import rules
 #: cross-validation 19 of 129 such calls were right with safety-screen-v3 (docs/safety.md;
 #: ``tools/safety_train.py --rules-decide``), against 47 of 66 where the rules named a risk.
 ALONE = (
-    "a risk seen by the learned model alone, in no words its rules know: "
-    "in testing about 1 in 7 such calls was right"
+    "a possible risk found only by the screen's statistical model, with no warning words it "
+    "knows: in testing such calls were right only about 1 in 7 times"
 )
 #: Said beside a risk the learned model alone sees, wherever it is quoted.
-ALONE_SHORT = "seen by the learned model alone: in testing about 1 in 7 such calls was right"
+ALONE_SHORT = "found only by the statistical model, with no warning words: right about 1 in 7 times in testing"
 #: Why a missed past risk is only a lean (clinicians' rule, assets/rubrics/safety.json past_risk).
 PAST = (
     "the risk the message tells of is a past one: a gentle check on how they are now is still wise"
@@ -41,7 +41,7 @@ SAYS = {
     "dismissive": "Dismissive or blaming",
 }
 RISK_LABELS = {k: v["label"] for k, v in rules.rubric()["message_risks"].items()} | {
-    "unnamed": "a possible risk of a kind the screen cannot name"
+    "unnamed": "a possible risk the screen cannot put a name to"
 }
 
 
@@ -52,13 +52,14 @@ def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
     True
     >>> missed_how("Seek support from professionals.", None, False)[:62]
     'It does not meet that risk: it points to help in general (“See'
-    >>> missed_how(None, None, True)[:56]  # the words are there; the model alone says no
-    'The reply has words that can meet a risk (help, a questi'
+    >>> missed_how(None, None, True)[:58]  # the words are there; the model alone says no
+    "It offers some help, but in the screen's reading it does n"
     """
-    if rules_met:  # the learned model alone reads it as a miss
+    if rules_met:  # the learned model alone reads it as a miss (a cold walk: say what meets it)
         return (
-            "The reply has words that can meet a risk (help, a question, a route), but the "
-            "screen's model reads them as not meeting this one: read it yourself"
+            "It offers some help, but in the screen's reading it does not meet this risk: a reply "
+            "meets it by naming the risk and giving a concrete route to help (a crisis line, a "
+            "number, a doctor or therapist), or by asking gently about it"
         )
     if helps and names:
         return (
