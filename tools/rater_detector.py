@@ -2,12 +2,14 @@
 
     python tools/rater_detector.py            # leave-one-language-out CV and the threshold
     python tools/rater_detector.py --save     # also write assets/models/rater_addressed.json
+    python tools/rater_detector.py --ordinary 1500  # and count hits in 1,500 corpus texts
 
-Data: ``tools/injection_data/rater_sentences.csv`` (written for this project in
-fifteen languages; never the styles ``tools/injection_study.py`` measures). The
-threshold is the lowest that keeps ordinary sentences flagged at or below 1 % in
-leave-one-language-out CV: each language's sentences are scored by a model that
-never saw that language.
+Data: ``tools/injection_data/rater_sentences.csv`` and, since v2,
+``rater_sentences_more.csv`` (written for this project in fifteen languages; never the
+styles ``tools/injection_study.py`` measures). The threshold is the lowest that keeps
+ordinary sentences flagged at or below 1 % in leave-one-language-out CV (each language's
+sentences scored by a model that never saw that language) and, since v2, at most 0.5 %
+of a random 1,500 ordinary corpus texts (seed 1) holding a hit.
 """
 
 from __future__ import annotations
@@ -81,7 +83,10 @@ def main() -> None:
         )
     model = LogisticRegression(C=1.0, max_iter=2000).fit(x, y)
     detector = Detector(
-        model.coef_[0].astype(np.float32), float(model.intercept_[0]), threshold, VERSION
+        model.coef_[0].astype(np.float32),
+        float(model.intercept_[0]),
+        threshold,
+        "rater-addressed-v1" if args.without_more else VERSION,
     )
     if not args.without_more:
         corpus = corpus_threshold(detector)
