@@ -21,7 +21,7 @@ from sklearn.model_selection import GroupKFold
 
 import tools.safety_train as train
 from scorers.bert_head.encoder import load_encoder
-from scorers.safety.features import MESSAGE_RULES, read_pairs
+from scorers.safety.features import read_pairs
 
 
 def main() -> None:
@@ -29,8 +29,7 @@ def main() -> None:
     messages = df[~df.group.duplicated()].reset_index(drop=True)
     reads = read_pairs([(m, "") for m in messages.message.fillna("")], load_encoder())
     y = messages.message_risk.to_numpy(int)
-    named = np.array([any(r.hits.vector(MESSAGE_RULES)) for r in reads])
-    ruled = np.array([any(r.hits.values.get(k) for k in train.RULES_DECIDE) for r in reads])
+    named, ruled = train.rule_named(reads), train.ruled(reads)
     spec = train.SPECS["message-risk"]
     train.SPECS.clear()  # fit the message-risk model alone
     train.SPECS["message-risk"] = spec

@@ -34,54 +34,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
-from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import GroupKFold
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 
-from scorers.safety.check import RULES_DECIDE
+import tools.safety_sentence_model as sentence_model
 from scorers.safety.features import Read, read_pairs
-from scorers.safety.model import design, screen_encoder
+from scorers.safety.model import design, riskiest, screen_encoder
 from tools.safety_sentence_labels import sentence_labels
-from tools.safety_train import HERE, SETS, load_sets
+from tools.safety_sentence_model import fit_sentence, inner_riskiest, logistic
+from tools.safety_train import HERE, SETS, load_sets, ruled
 
 BLOCKS = ("message_mean", "message_max", "message_rules")
 
 
-#: The sentence model's regularisation (inverse strength), chosen by the CV below.
-SENTENCE_C = 0.05
-
-
-def logistic(strength: float) -> object:
-    return make_pipeline(
-        StandardScaler(), LogisticRegression(C=strength, class_weight="balanced", max_iter=3000)
-    )
-
-
-def sentence_rows(reads: list[Read], labels: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Every read sentence's vector and label (an unlabelled sentence counts as no risk)."""
-    x = [v for r in reads for v in r.message_vectors]
-    y = [labels.get(s, 0) for r in reads for s in r.message_sentences]
-    return np.array(x), np.array(y)
-
-
-def riskiest(model: object, reads: list[Read]) -> np.ndarray:
-    """Each message's largest sentence log-odds (-10 for a message with no sentence)."""
-    out = np.full(len(reads), -10.0)
-    for i, r in enumerate(reads):
-        if len(r.message_vectors):
-            out[i] = model.decision_function(r.message_vectors).max()  # type: ignore[attr-defined]
-    return out
-
-
-def inner_riskiest(reads: list[Read], labels: dict[str, int], groups: np.ndarray) -> np.ndarray:
-    """Riskiest log-odds for each training message from sentence models not fitted on it."""
-    out = np.zeros(len(reads))
-    for a, b in GroupKFold(n_splits=4).split(reads, groups=groups):
-        model = logistic(SENTENCE_C).fit(*sentence_rows([reads[i] for i in a], labels))
-        out[b] = riskiest(model, [reads[i] for i in b])
-    return out
+def riskiest_of(sentence: np.ndarray, reads: list[Read]) -> np.ndarray:
+    """Each message's largest sentence log-odds under ``sentence`` (the screen's own reading)."""
+    return np.array([riskiest(r, sentence)[0] for r in reads])
 
 
 def features(kind: str, reads: list[Read], risk: np.ndarray) -> np.ndarray:
@@ -99,10 +67,10 @@ KINDS = ("shipped", "riskiest", "riskiest+rules", "shipped+riskiest")
 
 def fit_kind(
     kind: str, reads: list[Read], y: np.ndarray, groups: np.ndarray, labels: dict[str, int]
-) -> tuple[object, object, float]:
+) -> tuple[np.ndarray, object, float]:
     """(sentence model, message model, threshold keeping 85 % of risky messages in inner CV)."""
-    sentence = logistic(SENTENCE_C).fit(*sentence_rows(reads, labels))
-    risk = inner_riskiest(reads, labels, groups) if kind != "shipped" else np.zeros(len(reads))
+    sentence = fit_sentence(reads, labels)
+    risk = inner_riskiest(reads, groups, labels) if kind != "shipped" else np.zeros(len(reads))
     x = features(kind, reads, risk)
     model = logistic(0.05 if kind in ("shipped", "shipped+riskiest") else 1.0)
     inner = np.zeros(len(y))
@@ -112,15 +80,12 @@ def fit_kind(
     return sentence, model.fit(x, y), threshold
 
 
-def score_kind(fitted: tuple[object, object, float], kind: str, reads: list[Read]) -> np.ndarray:
+def score_kind(
+    fitted: tuple[np.ndarray, object, float], kind: str, reads: list[Read]
+) -> np.ndarray:
     sentence, model, _ = fitted
-    x = features(kind, reads, riskiest(sentence, reads))
+    x = features(kind, reads, riskiest_of(sentence, reads))
     return model.predict_proba(x)[:, 1]  # type: ignore[attr-defined]
-
-
-def decided(reads: list[Read]) -> np.ndarray:
-    """Messages whose risk a rule decides whatever a model says (as the app: RULES_DECIDE)."""
-    return np.array([any(r.hits.values.get(k) for k in RULES_DECIDE) for r in reads])
 
 
 def report(
@@ -148,21 +113,20 @@ def unseen() -> pd.DataFrame:
 
 
 def main() -> None:
-    global SENTENCE_C
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
         "--unseen", action="store_true", help="also read the messages never trained on"
     )
-    parser.add_argument("--sentence-c", type=float, default=SENTENCE_C)
+    parser.add_argument("--sentence-c", type=float, default=0.05)
     args = parser.parse_args()
-    SENTENCE_C = args.sentence_c
+    sentence_model.SENTENCE_C = args.sentence_c
     labels = sentence_labels()
     df = load_sets(["dev", "dev2", "made", "cc"]).drop_duplicates("group").reset_index(drop=True)
     reads = read_pairs([(m, "") for m in df.message.fillna("")], screen_encoder())
     y, groups = df.message_risk.to_numpy(int), df.group.to_numpy()
-    _, y_s = sentence_rows(reads, labels)
+    y_s = np.array([labels.get(s, 0) for r in reads for s in r.message_sentences])
     print(f"{len(df)} messages ({y.sum()} risky); {len(y_s)} sentences ({y_s.sum()} risk)")
     print("message-grouped 5-fold CV:")
     for kind in KINDS:
@@ -171,7 +135,7 @@ def main() -> None:
             fitted = fit_kind(kind, [reads[i] for i in a], y[a], groups[a], labels)
             p[b] = score_kind(fitted, kind, [reads[i] for i in b])
             flags[b] = p[b] >= fitted[2]
-        report(kind, y, p, np.where(flags, -np.inf, np.inf), decided(reads))
+        report(kind, y, p, np.where(flags, -np.inf, np.inf), ruled(reads))
     if not args.unseen:
         return
     test = unseen()
@@ -183,7 +147,7 @@ def main() -> None:
         print(f" {kind}")
         for name in test.set.unique():
             mask = (test.set == name).to_numpy()
-            hit = decided(test_reads)[mask]
+            hit = ruled(test_reads)[mask]
             report(name, test.message_risk.to_numpy(int)[mask], p[mask], fitted[2], hit)
 
 

@@ -29,7 +29,7 @@ from config import EXTRA_DATA_DIR, MODELS_DIR
 from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.safety.check import MEETS_RISK, RULES_DECIDE, VERSION
 from scorers.safety.features import MESSAGE_RULES, Read, read_pairs, without_reassurance
-from scorers.safety.model import REPLY_RISKIEST, RISKIEST, Linear, design
+from scorers.safety.model import REPLY_RISKIEST, RISKIEST, RISKIEST_BLOCKS, Linear, design
 from scorers.safety.rules import blames, meets_risk
 from tools.safety_sentence_labels import sentence_labels
 from tools.safety_sentence_model import (
@@ -170,7 +170,7 @@ def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, Fitted]:
         groups = df.group.to_numpy()[rows]
         sentence = None
         y = label(df, name)[rows]
-        if spec.blocks[0] in (RISKIEST, REPLY_RISKIEST):  # read by sentence models not fitted
+        if spec.blocks[0] in RISKIEST_BLOCKS:  # read by sentence models not fitted
             side, chosen = spec.blocks[0].split("_")[0], [reads[i] for i in rows]  # on the row
             labels = sentence_labels() if side == "message" else labels_from_replies(chosen, y)
             sentence = fit_sentence(chosen, labels, side)
@@ -182,6 +182,16 @@ def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, Fitted]:
         found = fit_one(x, y, groups, spec, name)
         fitted[name] = Fitted(*found, sentence)
     return fitted
+
+
+def ruled(reads: list[Read]) -> np.ndarray:
+    """Messages whose risk a rule decides whatever a model says (as the app: RULES_DECIDE)."""
+    return np.array([any(r.hits.values.get(k) for k in RULES_DECIDE) for r in reads])
+
+
+def rule_named(reads: list[Read]) -> np.ndarray:
+    """Messages in which the rules name any risk (else a risk call is the model's alone)."""
+    return np.array([any(r.hits.vector(MESSAGE_RULES)) for r in reads])
 
 
 def predict(
@@ -198,7 +208,7 @@ def predict(
             again = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
             out[name] = out[name] & again & np.array([bool(r.reply_sentences) for r in kept])
     if rules_decide:
-        hit = np.array([any(r.hits.values.get(k) for k in RULES_DECIDE) for r in reads])
+        hit = ruled(reads)
         out["message-risk"] = out["message-risk"] | hit
         met = np.array(
             [
@@ -299,7 +309,7 @@ def alone(df: pd.DataFrame, reads: list[Read], pred: pd.DataFrame) -> str:
     """How often a message risk the model alone saw (no risk the rules name) was right,
     against one the rules named (``wording.ALONE`` quotes the first)."""
     first = ~df.group.duplicated().to_numpy()
-    named = np.array([any(r.hits.vector(MESSAGE_RULES)) for r in reads])
+    named = rule_named(reads)
     said = pred["message-risk"].to_numpy() & first
     right = df.message_risk.to_numpy(int) == 1
     parts = []

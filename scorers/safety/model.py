@@ -36,6 +36,7 @@ RULES = {"message_rules": MESSAGE_RULES, "reply_rules": REPLY_RULES}
 #: of the message or of the reply (``Linear.sentence``); no sentence reads :data:`NO_SENTENCE`.
 RISKIEST = "message_riskiest"
 REPLY_RISKIEST = "reply_riskiest"
+RISKIEST_BLOCKS = (RISKIEST, REPLY_RISKIEST)
 NO_SENTENCE = -10.0
 
 
@@ -89,7 +90,7 @@ class Linear:
             w = self.weights[offset : offset + width]
             c = self.center[offset : offset + width]
             offset += width
-            if block in (RISKIEST, REPLY_RISKIEST):
+            if block in RISKIEST_BLOCKS:
                 side = block.split("_")[0]
                 part, found = _riskiest_share(float(w[0]), float(c[0]), read, self.sentence, side)
             else:
@@ -103,7 +104,7 @@ class Linear:
 def _width(block: str, dim: int) -> int:
     if block in RULES:
         return len(RULES[block])
-    return 1 if block in (RISKIEST, REPLY_RISKIEST) else dim
+    return 1 if block in RISKIEST_BLOCKS else dim
 
 
 def riskiest(read: Read, sentence: np.ndarray | None, side: str = "message") -> tuple[float, int]:
@@ -217,7 +218,7 @@ def design(read: Read, blocks: tuple[str, ...], sentence: np.ndarray | None = No
         if block in RULES:
             parts.append(read.hits.vector(RULES[block]))
             continue
-        if block in (RISKIEST, REPLY_RISKIEST):
+        if block in RISKIEST_BLOCKS:
             value = riskiest(read, sentence, block.split("_")[0])[0]
             parts.append(np.array([value], dtype=np.float32))
             continue
