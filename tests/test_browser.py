@@ -133,6 +133,13 @@ def tick(page, item_id: str, on: bool) -> None:
     box.check() if on else box.uncheck()
 
 
+def fake_writer_only(page) -> None:
+    """On Compare, leave only the OpenAI-compatible server (the module's fake) ticked."""
+    tick(page, "human/counselchat", False)
+    tick(page, "local/qwen2.5-coder-1.5b", False)
+    tick(page, "openai-compatible/default", True)
+
+
 def radios(page, label: str):
     """The options of the radio group labelled ``label``."""
     return page.locator("fieldset", has_text=label).locator("input[type=radio]")
@@ -145,9 +152,7 @@ def reply_panel(page, responder_id: str):
 
 def test_streaming_is_visible_in_the_browser(page, app_url):
     page.goto(app_url + "/compare")
-    tick(page, "human/counselchat", False)
-    tick(page, "local/qwen2.5-coder-1.5b", False)
-    tick(page, "openai-compatible/default", True)
+    fake_writer_only(page)
     page.get_by_text("Who scores the replies").click()  # an accordion, closed by default
     tick(page, "judge/local/qwen2.5-coder-1.5b", False)
     page.get_by_label("…or paste a message, a story, or a conversation").fill(

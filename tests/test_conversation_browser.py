@@ -12,10 +12,10 @@ from tests.test_browser import (  # noqa: F401  (fixtures)
     _wait_for,
     app_url,
     browser,
+    fake_writer_only,
     reply_panel,
     shot,
     slow_server,
-    tick,
 )
 
 pytestmark = pytest.mark.slow
@@ -35,9 +35,7 @@ def test_a_pasted_conversation_gets_next_turns_streamed_scored_and_screened(
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto(app_url + "/compare")
-    tick(page, "human/counselchat", False)
-    tick(page, "local/qwen2.5-coder-1.5b", False)
-    tick(page, "openai-compatible/default", True)
+    fake_writer_only(page)
     page.get_by_label("…or pick an example conversation").click()
     page.get_by_role("option", name=TITLE).click()
     box = page.get_by_label("…or paste a message, a story, or a conversation")

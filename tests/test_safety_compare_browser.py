@@ -18,10 +18,10 @@ from tests.test_browser import (  # noqa: F401  (fixtures)
     _wait_for,
     app_url,
     browser,
+    fake_writer_only,
     reply_panel,
     shot,
     slow_server,
-    tick,
 )
 
 pytestmark = pytest.mark.slow
@@ -57,9 +57,7 @@ def test_a_passive_wish_and_a_past_attempt_get_sensible_verdicts(
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto(app_url + "/compare")
-    tick(page, "human/counselchat", False)
-    tick(page, "local/qwen2.5-coder-1.5b", False)
-    tick(page, WRITER, True)
+    fake_writer_only(page)
     body = ask(page, PASSIVE)
     assert "give yourself permission" in reply_panel(page, WRITER).inner_text().lower()
     shot(page, f"safety-passive-wish-{width}")
