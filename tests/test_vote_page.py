@@ -224,14 +224,16 @@ def test_stop_ends_the_making_and_saves_no_round(url, folder, monkeypatch):
     assert page.fns[make["id"]].tracks_progress  # Gradio hands the handler its progress bar
     stops = [d for d in page.config["dependencies"] if make["id"] in d["cancels"]]
     assert stops, "Stop must cancel the making itself, not the step after it"
-    slow = ScriptedResponder(chunks=["Stay ", "with ", "it, ", "please."], pause_s=0.4)
+    # 4 s a reply: the cancel must land while the first is still being written (at 1.6 s a
+    # loaded CI machine let the first finish and the second begin before it landed)
+    slow = ScriptedResponder(chunks=["Stay ", "with ", "it, ", "please."], pause_s=1.0)
     monkeypatch.setitem(registry._CACHE, LOCAL, slow)
     before = sorted(p.name for p in (folder / "rounds").glob("*.json"))
     job = making(url, "I can't stop worrying.")
     while not (job.status().progress_data or job.done()):
         time.sleep(0.05)
     job.cancel()
-    time.sleep(3)  # a reply takes 1.6 s: without a real stop the second is asked for
+    time.sleep(6)  # a reply takes 4 s: without a real stop the second is asked for
     assert len(slow.calls) == 1
     assert sorted(p.name for p in (folder / "rounds").glob("*.json")) == before
 
