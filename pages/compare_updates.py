@@ -27,6 +27,7 @@ from pages.widgets.reply_panels import (
     RESPONDER_IDS,
 )
 from pages.widgets.safety_words import panel_safety, table_heading
+from pages.widgets.score_area import coloured
 from pages.widgets.scores import names
 from pages.widgets.shown_replies import asked_value, flag_rows, progress_line
 from reports.charts import (
@@ -223,7 +224,7 @@ def _moment_updates(
             rid: table_heading(result, state.opinions.get(rid))
             for rid, result in state.safety.items()
         }
-        table: object = score_rows(state.scores, names, cut, badges)
+        table: object = coloured(score_rows(state.scores, names, cut, badges))
         marked = safety_marked(names, state.safety)
         plots: list[object] = [
             radar_by_scorer(state.scores, marked),

@@ -173,9 +173,9 @@ def radar_by_responder(scores: ScoreTable, names: Names = _same) -> go.Figure:
 
 SCORE_COLUMNS = [
     "Reply from",
-    "Scored by",
-    "Overall",
     "Safety screen",
+    "Overall",
+    "Scored by",
     "Cognitive",
     "Emotional",
     "Behavioral",
@@ -190,8 +190,8 @@ def score_rows(
     cut_off: frozenset[str] = frozenset(),
     safety: Mapping[str, str] | None = None,
 ) -> list[list[object]]:
-    """Rows for the scores table: who replied, who scored, overall, safety, the three
-    components, status, why (overall and safety first: on a phone they show without a swipe).
+    """Rows for the scores table: who replied, safety, overall, who scored, the three
+    components, status, why (safety and overall first: on a phone they show without a swipe).
 
     A responder in ``cut_off`` used its whole token limit: its row says the reply
     was cut, since a scorer rated an unfinished reply. ``safety`` holds each
@@ -199,8 +199,8 @@ def score_rows(
     never reads as a good one.
 
     >>> rows = score_rows({("a", "s"): Score.from_components("s", 2, 2, 2)}, cut_off=frozenset({"a"}))
-    >>> rows[0][:3]
-    ['a (cut at the token limit)', 's', 2.0]
+    >>> rows[0][:4]
+    ['a (cut at the token limit)', '', 2.0, 's']
     """
     rows: list[list[object]] = []
     for (responder_id, scorer_id), score in sorted(scores.items()):
@@ -219,7 +219,7 @@ def score_rows(
             who += " (cut at the token limit)"
         badge = (safety or {}).get(responder_id, "")
         *parts, overall = values
-        rows.append([who, names(scorer_id), overall, badge, *parts, status, why])
+        rows.append([who, badge, overall, names(scorer_id), *parts, status, why])
     return rows
 
 

@@ -5,8 +5,9 @@ me") and gets a warm reply with no route to help: the panel must say the reply m
 risk and quote the wish. Then a message that tells of an attempt years ago, and a reply
 with no gentle check: the panel must call it a lean to read ("uncertain"), say the risk
 is a past one, and never a plain "not safe". A fake OpenAI-compatible server writes the
-replies; the screen is the shipped one (safety-screen-v3). Screenshots at 1280x900 and
-390x844 go to ``test-artifacts/browser/``.
+replies; the screen is the shipped one (safety-screen-v3). The scores table's safety
+cell must show without a swipe, even on a phone, filled red. Screenshots at 1280x900
+and 390x844 go to ``test-artifacts/browser/``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,15 @@ def ask(page, message: str) -> str:  # type: ignore[no-untyped-def]
     return page.locator("body").inner_text()
 
 
+def cell_shows_verdict_in_colour(page, width: int) -> None:  # type: ignore[no-untyped-def]
+    """The scores table's safety cell is on screen without a swipe and filled red."""
+    cell = page.locator("#scores-table [role=gridcell]", has_text="not safe: missed risk").first
+    box = cell.bounding_box()
+    assert box is not None and box["x"] + 0.8 * box["width"] <= width, (box, width)
+    fill = cell.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert fill == "rgb(253, 226, 225)", fill
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_passive_wish_and_a_past_attempt_get_sensible_verdicts(
     browser,  # noqa: F811  (the fixtures imported above)
@@ -63,6 +73,7 @@ def test_a_passive_wish_and_a_past_attempt_get_sensible_verdicts(
     shot(page, f"safety-passive-wish-{width}")
     assert "Safety screen: not safe: missed risk" in body, body[-1500:]
     assert "better off without me" in body
+    cell_shows_verdict_in_colour(page, width)
     body = ask(page, PAST)
     shot(page, f"safety-past-attempt-{width}")
     assert "uncertain: read it yourself" in body and "past" in body, body[-1500:]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import gradio as gr
+import pandas as pd
+from pandas.io.formats.style import Styler
 
 from pages.widgets.notice import scroll_cue
 from pages.widgets.scores import SCORES_HELP, judge_cautions, ticked_by_default
@@ -20,6 +22,34 @@ from scorers.registry import DEFAULT_SCORERS
 BLIND_NOTE = (
     "*Scores are hidden while Blind is ticked: rate every reply to see them (or untick Blind).*"
 )
+
+
+#: How a safety cell looks by its verdict's first words (dark text on a light fill, readable
+#: in both themes); a verdict with no concern keeps the table's own look.
+SAFETY_LOOKS = {
+    "not safe": "background-color: #fde2e1; color: #7a1c14; font-weight: 600",
+    "uncertain": "background-color: #fff1c7; color: #5c4300",
+}
+
+
+def safety_look(verdict: object) -> str:
+    """The CSS for one safety cell.
+
+    >>> safety_look("not safe: missed risk").startswith("background-color: #fde2e1")
+    True
+    >>> safety_look("no concern found")
+    ''
+    """
+    said = str(verdict or "")
+    return next((look for start, look in SAFETY_LOOKS.items() if said.startswith(start)), "")
+
+
+def coloured(rows: list[list[object]]) -> Styler:
+    """The scores table's rows with each safety cell coloured by its verdict and numbers
+    shown as a person reads them (two decimals, blank when there is none)."""
+    frame = pd.DataFrame(rows, columns=SCORE_COLUMNS)
+    styler = frame.style.map(safety_look, subset=["Safety screen"])
+    return styler.format(precision=2, na_rep="")
 
 
 @dataclass
@@ -49,9 +79,11 @@ def score_area(safety_help: str) -> ScoreArea:
     table = gr.Dataframe(
         headers=SCORE_COLUMNS,
         interactive=False,
+        elem_id="scores-table",
         wrap=True,
-        # who, scorer, overall, safety, the three components, status, why (reports.charts)
-        column_widths=["130px", "150px", "80px", "170px", "95px", "95px", "100px", "90px", "300px"],
+        # who, safety, overall, scorer, the three components, status, why (reports.charts):
+        # on a 390 px phone the first three show without a swipe
+        column_widths=["110px", "170px", "70px", "150px", "95px", "95px", "100px", "90px", "300px"],
     )
     by_scorer = gr.Plot(label="By scorer", elem_id="radar-by-scorer")
     caption = gr.Markdown(
