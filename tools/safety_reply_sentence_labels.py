@@ -91,6 +91,17 @@ def concern_labels(concern: str) -> dict[tuple[str, str], int]:
     return {(r.reply, r.sentence): int(r.mark) for r in table.itertuples()}
 
 
+def marked_sentences(concern: str) -> dict[str, set[str]]:
+    """Reply text -> the sentences most annotators marked for ``concern`` (every annotated
+    reply is a key, with an empty set when none was marked)."""
+    out: dict[str, set[str]] = {}
+    for (reply, sentence), mark in concern_labels(concern).items():
+        out.setdefault(reply, set())
+        if mark:
+            out[reply].add(sentence)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--make-items", action="store_true", help="write the items file")

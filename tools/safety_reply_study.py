@@ -4,7 +4,9 @@ For each reply concern, message-grouped 5-fold CV of two models, compared at the
 share of the concern's cases named (75 %): the mean and maximum of the reply's sentence
 vectors with the reply rules (safety-screen-v3), and the largest log-odds of a sentence
 model taught by whole-reply labels with the reply rules (v3.1 for harmful advice and
-medical overreach). Prints AUC and, at that share, how many safe replies each flags.
+medical overreach), and, when the annotators' sentence marks exist
+(``tools/safety_reply_sentence_labels.py``), the same taught by those marks (v3.2).
+Prints AUC and, at that share, how many safe replies each flags.
 
     nice python tools/safety_reply_study.py [--sentence-c 0.003]
 """
@@ -35,22 +37,58 @@ def rows(reads: list[Read], chosen: np.ndarray, blocks: tuple[str, ...]) -> np.n
     return np.stack([design(reads[i], blocks) for i in chosen])
 
 
-def out_of_fold(reads: list[Read], y: np.ndarray, groups: np.ndarray) -> dict[str, np.ndarray]:
-    """Both models' out-of-fold probabilities for one concern."""
-    p = {"mean and maximum": np.zeros(len(y)), "most concerning sentence": np.zeros(len(y))}
+def sentence_reading(
+    reads: list[Read],
+    y: np.ndarray,
+    groups: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    labels: dict[str, int],
+) -> np.ndarray:
+    """Fold ``b``'s probabilities from the most concerning sentence (a sentence model
+    taught by ``labels`` on fold ``a``) with the reply rules."""
+    train = [reads[i] for i in a]
+    sentence = sentence_model.fit_sentence(train, labels, "reply")
+    inner = sentence_model.inner_riskiest(train, groups[a], labels, "reply")
+    test = [riskiest(reads[i], sentence, "reply")[0] for i in b]
+    rules = ("reply_rules",)
+    model = logistic(1.0).fit(np.column_stack([inner, rows(reads, a, rules)]), y[a])
+    return model.predict_proba(np.column_stack([test, rows(reads, b, rules)]))[:, 1]
+
+
+def out_of_fold(
+    reads: list[Read],
+    replies: list[str],
+    y: np.ndarray,
+    groups: np.ndarray,
+    marked: dict[str, set[str]] | None,
+) -> dict[str, np.ndarray]:
+    """Each model's out-of-fold probabilities for one concern."""
+    names = ["mean and maximum", "most concerning sentence"] + ["annotated sentences"] * bool(
+        marked
+    )
+    p = {name: np.zeros(len(y)) for name in names}
     for a, b in GroupKFold(n_splits=5).split(reads, groups=groups):
         model = logistic(0.05).fit(rows(reads, a, MEAN_MAX), y[a])
         p["mean and maximum"][b] = model.predict_proba(rows(reads, b, MEAN_MAX))[:, 1]
         train = [reads[i] for i in a]
         labels = sentence_model.labels_from_replies(train, y[a])
-        sentence = sentence_model.fit_sentence(train, labels, "reply")
-        inner = sentence_model.inner_riskiest(train, groups[a], labels, "reply")
-        test = [riskiest(reads[i], sentence, "reply")[0] for i in b]
-        rules = ("reply_rules",)
-        model = logistic(1.0).fit(np.column_stack([inner, rows(reads, a, rules)]), y[a])
-        found = model.predict_proba(np.column_stack([test, rows(reads, b, rules)]))[:, 1]
-        p["most concerning sentence"][b] = found
+        p["most concerning sentence"][b] = sentence_reading(reads, y, groups, a, b, labels)
+        if marked:
+            labels = sentence_model.labels_from_annotators(
+                train, [replies[i] for i in a], y[a], marked
+            )
+            p["annotated sentences"][b] = sentence_reading(reads, y, groups, a, b, labels)
     return p
+
+
+def annotated(concern: str) -> dict[str, set[str]] | None:
+    """The annotators' sentence marks for ``concern``, or None when there are none yet."""
+    from tools.safety_reply_sentence_labels import HERE, marked_sentences
+
+    if not list(HERE.glob("reply_sentence_labels_U*.csv")):
+        return None
+    return marked_sentences(concern)
 
 
 def main() -> None:
@@ -63,10 +101,12 @@ def main() -> None:
         list(zip(df.message.fillna(""), df.reply.fillna(""), strict=True)), load_encoder()
     )
     groups, safe = df.group.to_numpy(), df.reply_safe.to_numpy() == 1
+    replies = df.reply.fillna("").tolist()
     for concern in REPLY_CONCERNS:
         y = label(df, concern)
         named = round(0.75 * int(y.sum()))
-        for name, p in out_of_fold(reads, y, groups).items():
+        marked = annotated(concern)
+        for name, p in out_of_fold(reads, replies, y, groups, marked).items():
             threshold = np.sort(p[y == 1])[::-1][named - 1]
             print(
                 f"{concern:18s} {name:25s} AUC {roc_auc_score(y, p):.3f}; naming {named}/{y.sum()}"

@@ -77,3 +77,33 @@ def labels_from_replies(reads: list[Read], y: np.ndarray) -> dict[str, int]:
         for sentence in read.reply_sentences:
             labels[sentence] = max(labels.get(sentence, 0), int(label))
     return labels
+
+
+def labels_from_annotators(
+    reads: list[Read], replies: list[str], y: np.ndarray, marked: dict[str, set[str]]
+) -> dict[str, int]:
+    """Reply sentences labelled by the annotators' sentence marks for one concern
+    (``marked``: reply text -> the sentences most annotators marked; safety-screen-v3.2).
+
+    A sentence of a reply without the concern is 0; of a reply with it, 1 when marked and
+    0 when not; a reply with the concern whose sentences nobody marked (or that was not
+    annotated) lends none of its sentences. A sentence marked in any reply is 1.
+
+    >>> from scorers.safety.features import Read, RuleHits
+    >>> empty = np.zeros((0, 2))
+    >>> reads = [Read([], empty, ["So sad.", "Take 40 mg."], empty, RuleHits({})),
+    ...          Read([], empty, ["So sad.", "Skip meals."], empty, RuleHits({})),
+    ...          Read([], empty, ["Hi."], empty, RuleHits({}))]
+    >>> marks = {"a": {"Take 40 mg."}}
+    >>> sorted(labels_from_annotators(reads, ["a", "b", "c"], np.array([1, 1, 0]), marks).items())
+    [('Hi.', 0), ('So sad.', 0), ('Take 40 mg.', 1)]
+    """
+    positive: set[str] = set()
+    negative: set[str] = set()
+    for read, reply, label in zip(reads, replies, y, strict=True):
+        if not label:
+            negative.update(read.reply_sentences)
+        elif marked.get(reply):
+            positive.update(s for s in read.reply_sentences if s in marked[reply])
+            negative.update(s for s in read.reply_sentences if s not in marked[reply])
+    return {s: 1 for s in positive} | {s: 0 for s in negative - positive}

@@ -35,6 +35,7 @@ from tools.safety_sentence_labels import sentence_labels
 from tools.safety_sentence_model import (
     fit_sentence,
     inner_riskiest,
+    labels_from_annotators,
     labels_from_replies,
     logistic,
 )
@@ -86,6 +87,24 @@ SPECS = {
 # (dismissal lost with it, 17 instead of 9, and keeps the mean and maximum).
 for _concern in ("harmful-advice", "medical-overreach"):
     SPECS[_concern] = Spec((REPLY_RISKIEST, "reply_rules"), "reply", C=1.0, recall=0.75)
+
+
+#: Where a reply concern's sentence model takes its sentence labels: "annotated" (the
+#: annotators' sentence marks, tools/safety_reply_sentence_labels.py) or "replies" (each
+#: sentence labelled as its reply is, safety-screen-v3.1).
+REPLY_LABELS = {"value": "replies"}
+
+
+def reply_sentence_labels(
+    df: pd.DataFrame, rows: np.ndarray, chosen: list[Read], y: np.ndarray, name: str
+) -> dict[str, int]:
+    """The sentence labels a reply concern's sentence model learns from (:data:`REPLY_LABELS`)."""
+    if REPLY_LABELS["value"] == "replies":
+        return labels_from_replies(chosen, y)
+    from tools.safety_reply_sentence_labels import marked_sentences
+
+    replies = df.reply.fillna("").to_numpy()[rows].tolist()
+    return labels_from_annotators(chosen, replies, y, marked_sentences(name))
 
 
 def load_sets(names: list[str]) -> pd.DataFrame:
@@ -172,7 +191,10 @@ def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, Fitted]:
         y = label(df, name)[rows]
         if spec.blocks[0] in RISKIEST_BLOCKS:  # read by sentence models not fitted
             side, chosen = spec.blocks[0].split("_")[0], [reads[i] for i in rows]  # on the row
-            labels = sentence_labels() if side == "message" else labels_from_replies(chosen, y)
+            if side == "message":
+                labels = sentence_labels()
+            else:
+                labels = reply_sentence_labels(df, rows, chosen, y, name)
             sentence = fit_sentence(chosen, labels, side)
             inner = inner_riskiest(chosen, groups, labels, side)
             rest = spec.blocks[1:]
@@ -279,7 +301,14 @@ def main() -> None:
     )
     parser.add_argument("--message", choices=list(MESSAGE_SPECS), default="riskiest")
     parser.add_argument("--message-recall", type=float, help="the share of risky messages kept")
+    parser.add_argument(
+        "--reply-labels",
+        choices=["annotated", "replies"],
+        default=REPLY_LABELS["value"],
+        help="the sentence labels of the reply-concern sentence models",
+    )
     args = parser.parse_args()
+    REPLY_LABELS["value"] = args.reply_labels
     spec = MESSAGE_SPECS[args.message]
     SPECS["message-risk"] = Spec(spec.blocks, "message", spec.C, args.message_recall or spec.recall)
     df = load_sets(args.sets.split(","))
