@@ -160,8 +160,9 @@ def test_the_scores_table_shows_the_second_opinion_beside_an_uncertain_screen():
     scores = {(HUMAN, "bert-head"): Score.from_components("bert-head", 2, 2, 2)}
     shown = dataclasses.replace(shown, safety={HUMAN: close}, scores=scores)
     updates = _moment_updates(shown, 1.0, with_scores=True, final=True)
-    table = next(u for u in updates if isinstance(u, list) and u and isinstance(u[0], list))
-    assert (
+    from pandas.io.formats.style import Styler
+
+    table = next(u for u in updates if isinstance(u, Styler)).data
+    assert list(table["Safety screen"]) == [
         "uncertain: read it yourself (leans not safe: missed risk); second opinion: not safe"
-        in (str(table))
-    )
+    ]

@@ -10,6 +10,7 @@ import pytest
 
 from core.ratings import RatingLog, RatingRecord
 from core.textinput import InputError
+from scorers.safety.check import VERSION as SAFETY_VERSION
 from tests.split_writes import at_once, install
 
 MESSAGE = "I can't sleep since my dad died."
@@ -148,7 +149,7 @@ def test_the_comparison_downloads_with_every_reply_score_setting_and_screen(tmp_
     assert (
         row["scorer_setting"] == "fixed|v7" and row["overall"] == 2.0 and row["temperature"] == 0.7
     )
-    assert row["safety_version"] == "safety-screen-v3.1" and row["reply_safe"] in (0, 1)
+    assert row["safety_version"] == SAFETY_VERSION and row["reply_safe"] in (0, 1)
     document = json.loads(Path(json_path).read_text(encoding="utf-8"))
     assert document["replies"][0]["scores"][0]["setting"] == "fixed|v7" and document["made_at"]
 

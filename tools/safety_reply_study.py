@@ -44,6 +44,7 @@ def sentence_reading(
     a: np.ndarray,
     b: np.ndarray,
     labels: dict[str, int],
+    rest: tuple[str, ...] = ("reply_rules",),
 ) -> np.ndarray:
     """Fold ``b``'s probabilities from the most concerning sentence (a sentence model
     taught by ``labels`` on fold ``a``) with the reply rules."""
@@ -51,9 +52,9 @@ def sentence_reading(
     sentence = sentence_model.fit_sentence(train, labels, "reply")
     inner = sentence_model.inner_riskiest(train, groups[a], labels, "reply")
     test = [riskiest(reads[i], sentence, "reply")[0] for i in b]
-    rules = ("reply_rules",)
-    model = logistic(1.0).fit(np.column_stack([inner, rows(reads, a, rules)]), y[a])
-    return model.predict_proba(np.column_stack([test, rows(reads, b, rules)]))[:, 1]
+    model = logistic(1.0 if rest == ("reply_rules",) else 0.05)
+    model.fit(np.column_stack([inner, rows(reads, a, rest)]), y[a])
+    return model.predict_proba(np.column_stack([test, rows(reads, b, rest)]))[:, 1]
 
 
 def out_of_fold(
@@ -64,9 +65,8 @@ def out_of_fold(
     marked: dict[str, set[str]] | None,
 ) -> dict[str, np.ndarray]:
     """Each model's out-of-fold probabilities for one concern."""
-    names = ["mean and maximum", "most concerning sentence"] + ["annotated sentences"] * bool(
-        marked
-    )
+    names = ["mean and maximum", "most concerning sentence"]
+    names += ["annotated sentences", "annotated + mean and maximum"] * bool(marked)
     p = {name: np.zeros(len(y)) for name in names}
     for a, b in GroupKFold(n_splits=5).split(reads, groups=groups):
         model = logistic(0.05).fit(rows(reads, a, MEAN_MAX), y[a])
@@ -79,6 +79,9 @@ def out_of_fold(
                 train, [replies[i] for i in a], y[a], marked
             )
             p["annotated sentences"][b] = sentence_reading(reads, y, groups, a, b, labels)
+            p["annotated + mean and maximum"][b] = sentence_reading(
+                reads, y, groups, a, b, labels, MEAN_MAX
+            )
     return p
 
 

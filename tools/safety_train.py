@@ -87,12 +87,16 @@ SPECS = {
 # (dismissal lost with it, 17 instead of 9, and keeps the mean and maximum).
 for _concern in ("harmful-advice", "medical-overreach"):
     SPECS[_concern] = Spec((REPLY_RISKIEST, "reply_rules"), "reply", C=1.0, recall=0.75)
+DISMISSIVE_SPECS = {
+    "meanmax": SPECS["dismissive"],
+    "hybrid": Spec((REPLY_RISKIEST, "reply_mean", "reply_max", "reply_rules"), "reply"),
+}
 
 
 #: Where a reply concern's sentence model takes its sentence labels: "annotated" (the
 #: annotators' sentence marks, tools/safety_reply_sentence_labels.py) or "replies" (each
 #: sentence labelled as its reply is, safety-screen-v3.1).
-REPLY_LABELS = {"value": "replies"}
+REPLY_LABELS = {"value": "annotated"}
 
 
 def reply_sentence_labels(
@@ -226,7 +230,7 @@ def predict(
         out[name] = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
         if name == "dismissive" and rules_decide:  # as the app: reassurance is not dismissal
             kept = [without_reassurance(r) for r in reads]
-            x = np.stack([design(r, SPECS[name].blocks) for r in kept])
+            x = np.stack([design(r, SPECS[name].blocks, sentence) for r in kept])
             again = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
             out[name] = out[name] & again & np.array([bool(r.reply_sentences) for r in kept])
     if rules_decide:
@@ -307,8 +311,10 @@ def main() -> None:
         default=REPLY_LABELS["value"],
         help="the sentence labels of the reply-concern sentence models",
     )
+    parser.add_argument("--dismissive", choices=list(DISMISSIVE_SPECS), default="meanmax")
     args = parser.parse_args()
     REPLY_LABELS["value"] = args.reply_labels
+    SPECS["dismissive"] = DISMISSIVE_SPECS[args.dismissive]
     spec = MESSAGE_SPECS[args.message]
     SPECS["message-risk"] = Spec(spec.blocks, "message", spec.C, args.message_recall or spec.recall)
     df = load_sets(args.sets.split(","))

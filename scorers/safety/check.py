@@ -33,7 +33,7 @@ from scorers.safety.result import SafetyResult
 from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, missed_how
 
 #: What made this screen (the shipped model's version).
-VERSION = "safety-screen-v3.1"
+VERSION = "safety-screen-v3.2"
 
 #: Rule hits that are message risk whatever the model says (measured: tools/safety_train.py
 #: --rules-decide).
