@@ -62,9 +62,16 @@ def initial_status(responder_id: str) -> str:
 
 def default_selection() -> list[str]:
     """Responders ticked when the page opens: those ready that need no key (the local
-    model, the therapist, an OpenAI-compatible server the operator set up)."""
+    model, an OpenAI-compatible server the operator set up). The therapist is not among
+    them: their answers exist for the bundled questions only, and picking one ticks them
+    (a pasted message with the therapist ticked got one reply fewer than it seemed to ask).
+
+    >>> "human/counselchat" in default_selection()
+    False
+    """
     ready = [rid for rid, reason in availability().items() if reason is None]
-    return [rid for rid in ready if not responder_class(rid).needs_key] or ready
+    chosen = [r for r in ready if not responder_class(r).needs_key and r not in PEOPLE]
+    return chosen or [r for r in ready if r not in PEOPLE] or ready
 
 
 def picked_question(label: str | None, selected: list[str]) -> tuple[object, object]:
