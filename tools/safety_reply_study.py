@@ -47,7 +47,8 @@ def sentence_reading(
     rest: tuple[str, ...] = ("reply_rules",),
 ) -> np.ndarray:
     """Fold ``b``'s probabilities from the most concerning sentence (a sentence model
-    taught by ``labels`` on fold ``a``) with the reply rules."""
+    taught by ``labels`` on fold ``a``) with the blocks in ``rest`` (the reply rules, or
+    the mean and maximum with them)."""
     train = [reads[i] for i in a]
     sentence = sentence_model.fit_sentence(train, labels, "reply")
     inner = sentence_model.inner_riskiest(train, groups[a], labels, "reply")

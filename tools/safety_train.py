@@ -3,6 +3,7 @@
     nice python tools/safety_train.py                 # message-grouped 5-fold CV on every set
     nice python tools/safety_train.py --split dev-dev2  # train on safety_dev, test on safety_dev2
     nice python tools/safety_train.py --save          # fit on every training set, write the model
+    nice python tools/safety_train.py --reply-labels replies   # v3.1's whole-reply sentence labels
 
 Training sets: ``../shared/data/safety/safety_dev.csv`` and ``safety_dev2.csv``
 (LLM annotators) and this project's own written replies with their majority
