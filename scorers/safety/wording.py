@@ -54,7 +54,16 @@ def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
     'It does not meet that risk: it points to help in general (“See'
     >>> missed_how(None, None, True)[:58]  # the words are there; the model alone says no
     "It offers some help, but in the screen's reading it does n"
+    >>> missed_how("Consider speaking with a therapist.", None, True)[:57]
+    'It points to help (“Consider speaking with a therapist.”)'
+
     """
+    if rules_met and helps:  # the learned model alone reads it as a miss (cold walk 6: a
+        return (  # reply offering a therapist was told that a therapist meets it)
+            f"It points to help (“{helps}”), but the screen's statistical model reads it as not "
+            "meeting this risk (in the labelled replies, a route offered in passing was often "
+            "judged a miss): read it yourself"
+        )
     if rules_met:  # the learned model alone reads it as a miss (a cold walk: say what meets it)
         return (
             "It offers some help, but in the screen's reading it does not meet this risk: a reply "
