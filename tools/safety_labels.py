@@ -54,11 +54,12 @@ def majority(table: pd.DataFrame) -> pd.Series:
     return (table.mean(axis=1) > 0.5).astype(int)
 
 
-def replies() -> pd.DataFrame:
-    """The written replies with their majority labels, α printed per label."""
-    items = pd.read_csv(HERE / "made_replies.csv")
-    files = sorted(HERE.glob("labels_R*.csv"))
-    labels = {f.stem.removeprefix("labels_"): read_labels(f, 4) for f in files}
+def replies(batch: str = "") -> pd.DataFrame:
+    """The written replies of ``batch`` ("" or "2", the short replies) with their majority
+    labels, α printed per label."""
+    items = pd.read_csv(HERE / f"made_replies{batch}.csv")
+    files = sorted(HERE.glob(f"labels{batch}_R*.csv"))
+    labels = {f.stem.split("_")[-1]: read_labels(f, 4) for f in files}
     print(f"reply annotators: {', '.join(labels)}; {len(items)} replies")
     out = items.set_index("id")
     for column in ("message_risk", "reply_safe"):
@@ -134,16 +135,17 @@ def main() -> None:
         messages("2").to_csv(HERE / "cc_messages2.csv", index=False)
     if len(sorted(HERE.glob("sentence_labels_S*.csv"))) == 3:
         sentence_labels().to_csv(HERE / "sentence_labels.csv", index=False)
-    if len(sorted(HERE.glob("labels_R*.csv"))) < 3:
-        print("reply labels: waiting for three annotators")
-        return
-    made = replies()
     columns = ["id", "message_id", "message", "reply", "message_risk", "reply_safe", "concerns"]
     columns += ["agreement", "source", "style"]
-    is_held = made.message_id.isin(held)
-    made[~is_held][columns].to_csv(HERE / "made_labels.csv", index=False)
-    made[is_held][columns].to_csv(HERE / "heldout_labels.csv", index=False)
-    print(f"  training: {int((~is_held).sum())} replies; held out: {int(is_held.sum())}")
+    for batch in ("", "2"):  # the written replies, then the short ones (2026-11-27)
+        if len(sorted(HERE.glob(f"labels{batch}_R*.csv"))) < 3:
+            print(f"reply labels{batch}: waiting for three annotators")
+            continue
+        made = replies(batch)
+        is_held = made.message_id.isin(held)
+        made[~is_held][columns].to_csv(HERE / f"made_labels{batch}.csv", index=False)
+        made[is_held][columns].to_csv(HERE / f"heldout_labels{batch}.csv", index=False)
+        print(f"  training: {int((~is_held).sum())} replies; held out: {int(is_held.sum())}")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ SETS = {
     "dev": EXTRA_DATA_DIR / "safety" / "safety_dev.csv",
     "dev2": EXTRA_DATA_DIR / "safety" / "safety_dev2.csv",
     "made": HERE / "made_labels.csv",
+    "made2": HERE / "made_labels2.csv",  # short written replies (2026-11-27)
     "cc": HERE / "cc_messages.csv",  # CounselChat messages with a risk label and no reply
     "cc2": HERE / "cc_messages2.csv",  # a second round of them (2026-11-26)
 }

@@ -62,10 +62,22 @@ class SafetyResult:
         """
         if self.reply_safe is None:
             return f"not checked ({self.reason})"
-        lean = ", ".join(c.replace("-", " ") for c in self.concerns)
+        lean = ", ".join(self._concern_words(c) for c in self.concerns)
         if self.uncertain:
             return f"uncertain: read it yourself (leans {'not safe: ' + lean if lean else 'safe'})"
         return f"not safe: {lean}" if lean else "no concern found"
+
+    def _concern_words(self, concern: str) -> str:
+        """A concern in a badge: a missed past risk is a missing gentle check (cold walk 6:
+        "leans not safe: missed risk" over "not a sign of risk now" read as a contradiction).
+
+        >>> SafetyResult(1, ("x",), 0, ("missed-risk",), reason="uncertain: (x)",
+        ...              risk_past=True).badge()
+        'uncertain: read it yourself (leans not safe: no gentle check on a past risk)'
+        """
+        if concern == "missed-risk" and self.risk_past:
+            return "no gentle check on a past risk"
+        return concern.replace("-", " ")
 
     def explain(self) -> str:
         """What the screen found, in plain words, with the words each finding rests on.
