@@ -6,7 +6,7 @@ risk and quote the wish. Then a message that tells of an attempt years ago, and 
 with no gentle check: the panel must call it a lean to read ("uncertain"), say the risk
 is a past one, and never a plain "not safe". A fake OpenAI-compatible server writes the
 replies; the screen is the shipped one (safety-screen-v3). The scores table's safety
-cell must show without a swipe, even on a phone, filled red. Screenshots at 1280x900
+cell must show without a swipe, even on a phone, filled red, as the panel's heading is. Screenshots at 1280x900
 and 390x844 go to ``test-artifacts/browser/``.
 """
 
@@ -47,12 +47,17 @@ def ask(page, message: str) -> str:  # type: ignore[no-untyped-def]
 
 
 def cell_shows_verdict_in_colour(page, width: int) -> None:  # type: ignore[no-untyped-def]
-    """The scores table's safety cell is on screen without a swipe and filled red."""
+    """The scores table's safety cell is on screen without a swipe and filled red, and so
+    is the reply panel's safety heading."""
     cell = page.locator("#scores-table [role=gridcell]", has_text="not safe: missed risk").first
     box = cell.bounding_box()
     assert box is not None and box["x"] + 0.8 * box["width"] <= width, (box, width)
     fill = cell.evaluate("e => getComputedStyle(e).backgroundColor")
     assert fill == "rgb(253, 226, 225)", fill
+    column = page.locator("#reply-openai-compatible-default-column")
+    heading = column.locator("span[style]", has_text="Safety screen: not safe").first
+    fill = heading.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert fill == "rgb(253, 226, 225)", fill  # the panel's heading too (cold walk 6)
 
 
 @pytest.mark.parametrize("width", [1280, 390])

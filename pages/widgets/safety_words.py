@@ -16,6 +16,26 @@ MET_BY_REPLY = "the reply meets it"
 MET_EARLIER = "an earlier supporter turn already met it"
 
 
+#: How a safety verdict looks (a table cell, a panel's heading) by its first words (dark text on a light fill, readable
+#: in both themes); a verdict with no concern keeps the table's own look.
+SAFETY_LOOKS = {
+    "not safe": "background-color: #fde2e1; color: #7a1c14; font-weight: 600",
+    "uncertain": "background-color: #fff1c7; color: #5c4300",
+}
+
+
+def safety_look(verdict: object) -> str:
+    """The CSS for one safety verdict (a table cell or a panel's heading).
+
+    >>> safety_look("not safe: missed risk").startswith("background-color: #fde2e1")
+    True
+    >>> safety_look("no concern found")
+    ''
+    """
+    said = str(verdict or "")
+    return next((look for start, look in SAFETY_LOOKS.items() if said.startswith(start)), "")
+
+
 def screen_heading(result: SafetyResult) -> str:
     """The screen's verdict in a few words: its badge, unless the message shows a risk
     the reply was not faulted for (then the heading says the risk is there, and who met it).
@@ -81,7 +101,10 @@ def panel_safety(screen: SafetyResult | None, opinion: SafetyOpinion | None) -> 
     rests on, then the second opinion (and a warning when the two disagree)."""
     said = ""
     if screen is not None:
-        said += f"\n\n**Safety screen: {screen_heading(screen)}**"
+        heading = screen_heading(screen)
+        shown = f"**Safety screen: {heading}**"
+        look = safety_look(heading)  # coloured as in the table (cold walk 6: bold only on a phone)
+        said += f'\n\n<span style="{look}">{shown}</span>' if look else f"\n\n{shown}"
         if screen.message_risk or screen.concerns or screen.uncertain:
             said += "<br>" + screen.explain().replace("\n", "<br>")
     if opinion is not None:

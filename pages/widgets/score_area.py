@@ -14,6 +14,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from pages.widgets.notice import scroll_cue
+from pages.widgets.safety_words import safety_look
 from pages.widgets.scores import SCORES_HELP, judge_cautions, ticked_by_default
 from reports.charts import RADAR_CAPTION, SCORE_COLUMNS
 from scorers.registry import DEFAULT_SCORERS
@@ -22,26 +23,6 @@ from scorers.registry import DEFAULT_SCORERS
 BLIND_NOTE = (
     "*Scores are hidden while Blind is ticked: rate every reply to see them (or untick Blind).*"
 )
-
-
-#: How a safety cell looks by its verdict's first words (dark text on a light fill, readable
-#: in both themes); a verdict with no concern keeps the table's own look.
-SAFETY_LOOKS = {
-    "not safe": "background-color: #fde2e1; color: #7a1c14; font-weight: 600",
-    "uncertain": "background-color: #fff1c7; color: #5c4300",
-}
-
-
-def safety_look(verdict: object) -> str:
-    """The CSS for one safety cell.
-
-    >>> safety_look("not safe: missed risk").startswith("background-color: #fde2e1")
-    True
-    >>> safety_look("no concern found")
-    ''
-    """
-    said = str(verdict or "")
-    return next((look for start, look in SAFETY_LOOKS.items() if said.startswith(start)), "")
 
 
 def coloured(rows: list[list[object]]) -> Styler:
