@@ -224,7 +224,7 @@ def _moment_updates(
             rid: table_heading(result, state.opinions.get(rid))
             for rid, result in state.safety.items()
         }
-        table: object = coloured(score_rows(state.scores, names, cut, badges))
+        table: object = coloured(score_rows(state.scores, names, cut, badges, RESPONDER_IDS))
         marked = safety_marked(names, state.safety)
         plots: list[object] = [
             radar_by_scorer(state.scores, marked),

@@ -189,6 +189,7 @@ def score_rows(
     names: Names = _same,
     cut_off: frozenset[str] = frozenset(),
     safety: Mapping[str, str] | None = None,
+    order: Sequence[str] = (),
 ) -> list[list[object]]:
     """Rows for the scores table: who replied, safety, overall, who scored, the three
     components, status, why (safety and overall first: on a phone they show without a swipe).
@@ -196,14 +197,19 @@ def score_rows(
     A responder in ``cut_off`` used its whole token limit: its row says the reply
     was cut, since a scorer rated an unfinished reply. ``safety`` holds each
     reply's safety badge, shown beside its scores so a warm but unsafe reply
-    never reads as a good one.
+    never reads as a good one. Rows follow ``order`` (the reply panels' order), then ids.
 
+    >>> s = Score.from_components("s", 2, 2, 2)
+    >>> [r[0] for r in score_rows({("b", "s"): s, ("a", "s"): s}, order=["b", "a"])]
+    ['b', 'a']
     >>> rows = score_rows({("a", "s"): Score.from_components("s", 2, 2, 2)}, cut_off=frozenset({"a"}))
     >>> rows[0][:4]
     ['a (cut at the token limit)', '', 2.0, 's']
     """
     rows: list[list[object]] = []
-    for (responder_id, scorer_id), score in sorted(scores.items()):
+    place = {rid: k for k, rid in enumerate(order)}  # responders in the panels' order
+    keyed = sorted(scores.items(), key=lambda kv: (place.get(kv[0][0], len(place)), kv[0]))
+    for (responder_id, scorer_id), score in keyed:
         values = [None if v is None else round(v, 2) for v in score.components().values()]
         why = score.rationale or score.reason or ""
         if score.note:
