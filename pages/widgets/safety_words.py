@@ -16,8 +16,8 @@ MET_BY_REPLY = "the reply meets it"
 MET_EARLIER = "an earlier supporter turn already met it"
 
 
-#: How a safety verdict looks (a table cell, a panel's heading) by its first words (dark text on a light fill, readable
-#: in both themes); a verdict with no concern keeps the table's own look.
+#: How a safety verdict looks (a table cell, a panel's heading) by its first words: dark
+#: text on a light fill, readable in both themes; a verdict with no concern keeps its look.
 SAFETY_LOOKS = {
     "not safe": "background-color: #fde2e1; color: #7a1c14; font-weight: 600",
     "uncertain": "background-color: #fff1c7; color: #5c4300",

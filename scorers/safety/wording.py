@@ -56,7 +56,6 @@ def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
     "It offers some help, but in the screen's reading it does n"
     >>> missed_how("Consider speaking with a therapist.", None, True)[:57]
     'It points to help (“Consider speaking with a therapist.”)'
-
     """
     if rules_met and helps:  # the learned model alone reads it as a miss (cold walk 6: a
         return (  # reply offering a therapist was told that a therapist meets it)
