@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -22,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import krippendorff
 import numpy as np
 import pandas as pd
+
+from tools.safety_sentence_labels import by_majority, sentence_numbers
 
 HERE = Path(__file__).resolve().parent / "safety_data"
 ITEMS = HERE / "reply_sentence_items.csv"
@@ -64,10 +67,7 @@ def marks() -> pd.DataFrame:
         said = pd.read_csv(path, dtype=str).set_index("reply_key")
         for column in COLUMNS:
             marked = {
-                (key, int(n))
-                for key, value in said[column].items()
-                for n in str(value).replace(",", ";").split(";")
-                if n.strip().isdigit()
+                (key, n) for key, value in said[column].items() for n in sentence_numbers(value)
             }
             items[f"{name}:{column}"] = [int(k in marked) for k in keys]
     return items
@@ -86,20 +86,21 @@ def concern_labels(concern: str) -> dict[tuple[str, str], int]:
     found = found_annotators(table)
     if not found:
         raise SystemExit(f"no reply sentence labels in {HERE} (reply_sentence_labels_U*.csv)")
-    votes = table[[f"{a}:{column}" for a in found]].sum(axis=1)
-    table = table.assign(mark=(votes >= len(found) // 2 + 1).astype(int))
+    table = table.assign(mark=by_majority(table[[f"{a}:{column}" for a in found]]))
     return {(r.reply, r.sentence): int(r.mark) for r in table.itertuples()}
 
 
-def marked_sentences(concern: str) -> dict[str, set[str]]:
+@cache
+def marked_sentences(concern: str) -> dict[str, frozenset[str]]:
     """Reply text -> the sentences most annotators marked for ``concern`` (every annotated
-    reply is a key, with an empty set when none was marked)."""
+    reply is a key, with an empty set when none was marked). Read once: every fold of a
+    cross-validation asks for it."""
     out: dict[str, set[str]] = {}
     for (reply, sentence), mark in concern_labels(concern).items():
         out.setdefault(reply, set())
         if mark:
             out[reply].add(sentence)
-    return out
+    return {reply: frozenset(found) for reply, found in out.items()}
 
 
 def main() -> None:

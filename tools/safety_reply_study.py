@@ -63,7 +63,7 @@ def out_of_fold(
     replies: list[str],
     y: np.ndarray,
     groups: np.ndarray,
-    marked: dict[str, set[str]] | None,
+    marked: dict[str, frozenset[str]] | None,
 ) -> dict[str, np.ndarray]:
     """Each model's out-of-fold probabilities for one concern."""
     names = ["mean and maximum", "most concerning sentence"]
@@ -86,7 +86,7 @@ def out_of_fold(
     return p
 
 
-def annotated(concern: str) -> dict[str, set[str]] | None:
+def annotated(concern: str) -> dict[str, frozenset[str]] | None:
     """The annotators' sentence marks for ``concern``, or None when there are none yet."""
     from tools.safety_reply_sentence_labels import HERE, marked_sentences
 

@@ -28,6 +28,27 @@ ROUNDS = {
 }
 
 
+def sentence_numbers(said: object) -> list[int]:
+    """The sentence numbers an annotator wrote in one cell.
+
+    >>> sentence_numbers("2;7"), sentence_numbers("4,5"), sentence_numbers("none")
+    ([2, 7], [4, 5], [])
+    """
+    text = str(said).strip().lower()
+    if text in ("none", "nan", ""):
+        return []
+    return [int(n) for n in text.replace(",", ";").split(";")]
+
+
+def by_majority(votes: pd.DataFrame) -> pd.Series:
+    """1 where most of the columns (one per annotator) hold a 1.
+
+    >>> list(by_majority(pd.DataFrame({"a": [1, 1, 0], "b": [1, 0, 0], "c": [0, 1, 0]})))
+    [1, 1, 0]
+    """
+    return (votes.sum(axis=1) >= votes.shape[1] // 2 + 1).astype(int)
+
+
 def marks(round_name: str = "first") -> pd.DataFrame:
     """One row per sentence (message_key, n, sentence) of one round, one 0/1 column per
     annotator found."""
@@ -37,12 +58,11 @@ def marks(round_name: str = "first") -> pd.DataFrame:
         path = HERE / f"{prefix}{name}.csv"
         if not path.exists():
             continue
-        marked: set[tuple[str, int]] = set()
-        for row in pd.read_csv(path, dtype=str).itertuples():
-            said = str(row.risk_sentences).strip().lower()
-            if said in ("none", "nan", ""):
-                continue
-            marked |= {(row.message_key, int(n)) for n in said.replace(",", ";").split(";")}
+        marked = {
+            (row.message_key, n)
+            for row in pd.read_csv(path, dtype=str).itertuples()
+            for n in sentence_numbers(row.risk_sentences)
+        }
         keys = zip(items.message_key, items.n, strict=True)
         items[name] = [int(k in marked) for k in keys]
     return items
@@ -55,7 +75,7 @@ def round_labels(round_name: str) -> pd.DataFrame:
     found = [a for a in ANNOTATORS if a in table]
     if not found:
         return table.iloc[:0].assign(risk=0)
-    return table.assign(risk=(table[found].sum(axis=1) >= len(found) // 2 + 1).astype(int))
+    return table.assign(risk=by_majority(table[found]))
 
 
 def sentence_labels() -> dict[str, int]:

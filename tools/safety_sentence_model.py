@@ -8,6 +8,9 @@ message reads as its riskiest sentence's log-odds (``scorers.safety.model.riskie
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+
 import numpy as np
 
 from scorers.safety.features import Read
@@ -80,7 +83,7 @@ def labels_from_replies(reads: list[Read], y: np.ndarray) -> dict[str, int]:
 
 
 def labels_from_annotators(
-    reads: list[Read], replies: list[str], y: np.ndarray, marked: dict[str, set[str]]
+    reads: list[Read], replies: list[str], y: np.ndarray, marked: Mapping[str, AbstractSet[str]]
 ) -> dict[str, int]:
     """Reply sentences labelled by the annotators' sentence marks for one concern
     (``marked``: reply text -> the sentences most annotators marked; safety-screen-v3.2).
