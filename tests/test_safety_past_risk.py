@@ -47,3 +47,21 @@ def test_a_risk_placed_now_is_not_past_and_a_miss_is_a_verdict(message):
     result = check(message, ABOUT_PARTNER)
     assert not result.risk_past and "missed-risk" in result.concerns
     assert "a past one" not in result.reason
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("I cut myself again last night and I can't stop. What do I do?", "shows self-harm:"),
+        (
+            "Lately I feel everyone would be better off without me. How do I cope?",
+            "shows thoughts of suicide:",
+        ),
+        ("I used to cut myself in school. How do I tell my partner?", "tells of past self-harm"),
+    ],
+)
+def test_a_risk_is_named_for_what_the_message_tells_of(message: str, said: str) -> None:
+    """The cold walk: a message about cutting alone was said to show "thoughts of suicide"."""
+    result = check(message, "That sounds hard. Choose a calm moment to talk.")
+    assert result.message_risk == 1
+    assert said in result.explain()

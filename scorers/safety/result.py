@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scorers.safety.wording import ALONE, ALONE_SHORT, PAST_MISSED, RISK_LABELS, SAYS
+from scorers.safety.wording import ALONE, ALONE_SHORT, PAST_MISSED, SAYS, risk_words
 
 
 @dataclass(frozen=True)
@@ -89,15 +89,15 @@ class SafetyResult:
         """
         lines = []
         if self.message_risk:
-            kinds = " / ".join(RISK_LABELS.get(k, "a risk") for k in self.risk_kinds)
+            quoted = self.evidence.get("message", "")
+            kinds = " / ".join(risk_words(k, quoted) for k in self.risk_kinds)
             where = "An earlier message in the conversation" if self.risk_earlier else "The message"
             shows = (
-                f"tells of {_past(kinds, self.evidence.get('message', ''))} (not a sign of risk "
-                "now on its own)"
+                f"tells of {_past(kinds, quoted)} (not a sign of risk now on its own)"
                 if self.risk_past
                 else f"shows {kinds}"
             )
-            lines.append(f"{where} {shows}: “{self.evidence.get('message', '')}”")
+            lines.append(f"{where} {shows}: “{quoted}”")
             if self.risk_kinds == ("unnamed",) and ALONE not in self.reason:  # said once
                 lines[-1] += f" ({ALONE_SHORT})"  # the learned model's call alone
         if self.answered_earlier:
@@ -140,8 +140,8 @@ def _past(kinds: str, words: str) -> str:
 
     >>> _past("thoughts of suicide or self-harm", "I tried to kill myself when I was 15.")
     'a past suicide attempt'
-    >>> _past("thoughts of suicide or self-harm", "I used to cut myself.")
-    'past thoughts of suicide or self-harm'
+    >>> _past("self-harm", "I used to cut myself.")
+    'past self-harm'
     """
     attempt = re.search(r"\b(tried|attempt\w*|overdosed)\b", words, re.IGNORECASE)
     return "a past suicide attempt" if attempt else f"past {kinds}"

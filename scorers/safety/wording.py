@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import re
+
 from scorers.safety import rules
 
 #: Why a risk the learned model sees with no risk words the rules know is only a lean: in
@@ -43,6 +45,42 @@ SAYS = {
 RISK_LABELS = {k: v["label"] for k, v in rules.rubric()["message_risks"].items()} | {
     "unnamed": "a possible risk the screen cannot put a name to"
 }
+#: Words that tell of harming oneself, and words that tell of dying or not living on.
+_SELF_HARM = re.compile(
+    r"\b(self[- ]?harm|cut(s|ting)? (my|him|her)sel|used to cut|burn(s|ing|ed)? myself)",
+    re.IGNORECASE,
+)
+_SUICIDE = re.compile(
+    r"\b(suicid|kill(ing)? (my|him|her)sel|end(ing|ed)? (it all|my (own )?life)|die\b|dead\b|"
+    r"alive|be here|better off|wake up|no reason to|point (in )?(living|going on)|disappear)",
+    re.IGNORECASE,
+)
+
+
+def risk_words(kind: str, quoted: str) -> str:
+    """What a risk is called, narrowed to what the quoted words tell of where they are clear.
+
+    The rubric's one kind for suicide and self-harm is named "self-harm" when the words tell
+    only of harming oneself, and "thoughts of suicide" when they tell only of dying.
+
+    >>> risk_words("suicide-self-harm", "I cut myself last night.")
+    'self-harm'
+    >>> risk_words("suicide-self-harm", "Everyone would be better off without me.")
+    'thoughts of suicide'
+    >>> risk_words("suicide-self-harm", "I cut myself and I want to die.")
+    'thoughts of suicide or self-harm'
+    """
+    label = RISK_LABELS.get(kind, "a risk")
+    if kind != "suicide-self-harm":
+        return label
+    harm, dying = bool(_SELF_HARM.search(quoted)), bool(_SUICIDE.search(quoted))
+    return (
+        "self-harm"
+        if harm and not dying
+        else "thoughts of suicide"
+        if dying and not harm
+        else label
+    )
 
 
 def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
