@@ -30,14 +30,12 @@ def main() -> None:
     reads = read_pairs([(m, "") for m in messages.message.fillna("")], load_encoder())
     y = messages.message_risk.to_numpy(int)
     named, ruled = train.rule_named(reads), train.ruled(reads)
-    spec = train.SPECS["message-risk"]
-    train.SPECS.clear()  # fit the message-risk model alone
-    train.SPECS["message-risk"] = spec
+    recipe = train.SHIPPED.only("message-risk")  # the message-risk model alone
     p, threshold = np.zeros(len(y)), np.zeros(len(y))
     for a, b in GroupKFold(n_splits=5).split(messages, groups=messages.group):
-        fitted = train.fit(messages.iloc[a].reset_index(drop=True), [reads[i] for i in a])
-        model, threshold[b], sentence = fitted["message-risk"]
-        x = np.stack([train.design(reads[i], spec.blocks, sentence) for i in b])
+        fitted = train.fit(messages.iloc[a].reset_index(drop=True), [reads[i] for i in a], recipe)
+        model, threshold[b], blocks, sentence = fitted["message-risk"]
+        x = np.stack([train.design(reads[i], blocks, sentence) for i in b])
         p[b] = model.predict_proba(x)[:, 1]  # type: ignore[attr-defined]
     risky, calm = y == 1, y == 0
     print(

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -30,8 +29,17 @@ from config import EXTRA_DATA_DIR, MODELS_DIR
 from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.safety.check import MEETS_RISK, RULES_DECIDE, VERSION
 from scorers.safety.features import MESSAGE_RULES, Read, read_pairs, without_reassurance
-from scorers.safety.model import REPLY_RISKIEST, RISKIEST, RISKIEST_BLOCKS, Linear, design
+from scorers.safety.model import RISKIEST_BLOCKS, Linear, design
 from scorers.safety.rules import blames, meets_risk
+from tools.safety_recipe import (
+    DISMISSIVE_SPECS,
+    MESSAGE_SPECS,
+    REPLY_CONCERNS,
+    REPLY_LABELS,
+    SHIPPED,
+    Recipe,
+    Spec,
+)
 from tools.safety_sentence_labels import sentence_labels
 from tools.safety_sentence_model import (
     fit_sentence,
@@ -50,62 +58,14 @@ SETS = {
     "cc": HERE / "cc_messages.csv",  # CounselChat messages with a risk label and no reply
     "cc2": HERE / "cc_messages2.csv",  # a second round of them (2026-11-26)
 }
-REPLY_CONCERNS = ("medical-overreach", "harmful-advice", "dismissive")
-
-
-@dataclass(frozen=True)
-class Spec:
-    """One decision: the blocks it reads, its rows and its label."""
-
-    blocks: tuple[str, ...]
-    level: str  # "message": one row per message; "risky": replies to risky messages; "reply"
-    C: float = 0.05
-    #: The share of the cases to flag that the threshold keeps flagged in inner cross-validation
-    #: (for "answers-risk" the cases to flag are the replies that miss the risk: label 0).
-    recall: float = 0.7
-
-
-#: Message risk read from the riskiest sentence (a sentence model trained on the LLM
-#: annotators' risk sentences, ``tools/safety_sentence_labels.py``) and the rules, since
-#: safety-screen-v3; before it, from the mean and maximum of the sentence vectors. Its
-#: threshold keeps 92 % of the risky messages in the inner CV, not 85 %: at 85 % the
-#: grouped CV found 60 of 71 risky messages, at 92 % 66, as many as the screen before it.
-MESSAGE_SPECS = {
-    "riskiest": Spec((RISKIEST, "message_rules"), "message", C=1.0, recall=0.92),
-    "meanmax": Spec(("message_mean", "message_max", "message_rules"), "message", recall=0.85),
-}
-SPECS = {
-    "message-risk": MESSAGE_SPECS["riskiest"],
-    # a missed risk is the gravest concern: its threshold keeps more of the misses flagged
-    "answers-risk": Spec(("reply_mean", "reply_max", "reply_rules"), "risky", recall=0.85),
-    **{c: Spec(("reply_mean", "reply_max", "reply_rules"), "reply") for c in REPLY_CONCERNS},
-}
-# Harmful advice and medical overreach keep 75 % flagged, not 70 %: at 70 % the grouped CV
-# named harmful advice only 64 % of the time it was there (issue 28 asks ≥ 70 %); at 75 %,
-# 75 % and 77 %, for six more safe replies flagged (2026-11-27, --rules-decide).
-# Since safety-screen-v3.1 both read the reply's most concerning sentence (a sentence model
-# taught by whole-reply labels) and the reply rules: at the same share named, the grouped CV
-# flagged 6 safe replies for harmful advice instead of 25, and 1 for overreach instead of 10
-# (dismissal lost with it, 17 instead of 9, and keeps the mean and maximum).
-for _concern in ("harmful-advice", "medical-overreach"):
-    SPECS[_concern] = Spec((REPLY_RISKIEST, "reply_rules"), "reply", C=1.0, recall=0.75)
-DISMISSIVE_SPECS = {
-    "meanmax": SPECS["dismissive"],
-    "hybrid": Spec((REPLY_RISKIEST, "reply_mean", "reply_max", "reply_rules"), "reply"),
-}
-
-
-#: Where a reply concern's sentence model takes its sentence labels: "annotated" (the
-#: annotators' sentence marks, tools/safety_reply_sentence_labels.py) or "replies" (each
-#: sentence labelled as its reply is, safety-screen-v3.1).
-REPLY_LABELS = {"value": "annotated"}
 
 
 def reply_sentence_labels(
-    df: pd.DataFrame, rows: np.ndarray, chosen: list[Read], y: np.ndarray, name: str
+    df: pd.DataFrame, rows: np.ndarray, chosen: list[Read], y: np.ndarray, name: str, source: str
 ) -> dict[str, int]:
-    """The sentence labels a reply concern's sentence model learns from (:data:`REPLY_LABELS`)."""
-    if REPLY_LABELS["value"] == "replies":
+    """The sentence labels a reply concern's sentence model learns from (``source``: one of
+    :data:`tools.safety_recipe.REPLY_LABELS`)."""
+    if source == "replies":
         return labels_from_replies(chosen, y)
     from tools.safety_reply_sentence_labels import marked_sentences
 
@@ -151,11 +111,12 @@ def rows_for(df: pd.DataFrame, spec: Spec) -> np.ndarray:
 
 
 class Fitted(NamedTuple):
-    """One decision's scaled logistic model, its threshold, and (for a :data:`RISKIEST`
-    block) the sentence model it reads: weights then bias, scaling folded in."""
+    """One decision's scaled logistic model, its threshold, the blocks it reads and (for a
+    :data:`RISKIEST` block) the sentence model it reads: weights then bias, scaling folded in."""
 
     model: object
     threshold: float
+    blocks: tuple[str, ...]
     sentence: np.ndarray | None = None
 
 
@@ -178,19 +139,19 @@ def fit_one(
     return model.fit(x, y), threshold
 
 
-def to_linear(found: Fitted, blocks: tuple[str, ...], dim: int) -> Linear:
+def to_linear(found: Fitted, dim: int) -> Linear:
     """A fitted scaler + logistic pipeline as the app's :class:`Linear` (scaling folded in)."""
     scaler, model = found.model[0], found.model[1]  # type: ignore[index]
     weights = (model.coef_[0] / scaler.scale_).astype(np.float32)
     center = scaler.mean_.astype(np.float32)
     bias = float(model.intercept_[0])
-    return Linear(blocks, weights, bias, center, found.threshold, dim, found.sentence)
+    return Linear(found.blocks, weights, bias, center, found.threshold, dim, found.sentence)
 
 
-def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, Fitted]:
-    """Every decision's model on the rows of ``df``."""
+def fit(df: pd.DataFrame, reads: list[Read], recipe: Recipe = SHIPPED) -> dict[str, Fitted]:
+    """Every decision of ``recipe`` fitted on the rows of ``df``."""
     fitted = {}
-    for name, spec in SPECS.items():
+    for name, spec in recipe.specs.items():
         rows = rows_for(df, spec)
         groups = df.group.to_numpy()[rows]
         sentence = None
@@ -200,7 +161,7 @@ def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, Fitted]:
             if side == "message":
                 labels = sentence_labels()
             else:
-                labels = reply_sentence_labels(df, rows, chosen, y, name)
+                labels = reply_sentence_labels(df, rows, chosen, y, name, recipe.reply_labels)
             sentence = fit_sentence(chosen, labels, side)
             inner = inner_riskiest(chosen, groups, labels, side)
             rest = spec.blocks[1:]
@@ -208,7 +169,7 @@ def fit(df: pd.DataFrame, reads: list[Read]) -> dict[str, Fitted]:
         else:
             x = np.stack([design(reads[i], spec.blocks) for i in rows])
         found = fit_one(x, y, groups, spec, name)
-        fitted[name] = Fitted(*found, sentence)
+        fitted[name] = Fitted(*found, spec.blocks, sentence)
     return fitted
 
 
@@ -227,12 +188,12 @@ def predict(
 ) -> pd.DataFrame:
     """The screen's verdicts for ``reads``: risk, each concern, reply_safe."""
     out = {}
-    for name, (model, threshold, sentence) in fitted.items():
-        x = np.stack([design(r, SPECS[name].blocks, sentence) for r in reads])
+    for name, (model, threshold, blocks, sentence) in fitted.items():
+        x = np.stack([design(r, blocks, sentence) for r in reads])
         out[name] = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
         if name == "dismissive" and rules_decide:  # as the app: reassurance is not dismissal
             kept = [without_reassurance(r) for r in reads]
-            x = np.stack([design(r, SPECS[name].blocks, sentence) for r in kept])
+            x = np.stack([design(r, blocks, sentence) for r in kept])
             again = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
             out[name] = out[name] & again & np.array([bool(r.reply_sentences) for r in kept])
     if rules_decide:
@@ -279,14 +240,18 @@ def rates(df: pd.DataFrame, pred: pd.DataFrame) -> dict[str, str]:
 
 
 def cross_validate(
-    df: pd.DataFrame, reads: list[Read], folds: int = 5, rules_decide: bool = False
+    df: pd.DataFrame,
+    reads: list[Read],
+    folds: int = 5,
+    rules_decide: bool = False,
+    recipe: Recipe = SHIPPED,
 ) -> pd.DataFrame:
     """Out-of-fold verdicts, the folds grouped by message."""
     from sklearn.model_selection import GroupKFold
 
     parts = []
     for train, test in GroupKFold(n_splits=folds).split(df, groups=df.group):
-        fitted = fit(df.iloc[train].reset_index(drop=True), [reads[i] for i in train])
+        fitted = fit(df.iloc[train].reset_index(drop=True), [reads[i] for i in train], recipe)
         parts.append(predict(fitted, [reads[i] for i in test], rules_decide).set_index(test))
     return pd.concat(parts).sort_index()
 
@@ -309,31 +274,28 @@ def main() -> None:
     parser.add_argument("--message-recall", type=float, help="the share of risky messages kept")
     parser.add_argument(
         "--reply-labels",
-        choices=["annotated", "replies"],
-        default=REPLY_LABELS["value"],
+        choices=list(REPLY_LABELS),
+        default=SHIPPED.reply_labels,
         help="the sentence labels of the reply-concern sentence models",
     )
     parser.add_argument("--dismissive", choices=list(DISMISSIVE_SPECS), default="meanmax")
     args = parser.parse_args()
-    REPLY_LABELS["value"] = args.reply_labels
-    SPECS["dismissive"] = DISMISSIVE_SPECS[args.dismissive]
-    spec = MESSAGE_SPECS[args.message]
-    SPECS["message-risk"] = Spec(spec.blocks, "message", spec.C, args.message_recall or spec.recall)
+    recipe = SHIPPED.varied(args.message, args.message_recall, args.reply_labels, args.dismissive)
     df = load_sets(args.sets.split(","))
     encoder = load_encoder(quantize=args.quantize or None)
     pairs = list(zip(df.message.fillna(""), df.reply.fillna(""), strict=True))
     reads = read_pairs(pairs, encoder)
     if args.save:
-        save(fit(df, reads), df, encoder)
+        save(fit(df, reads, recipe), df, encoder)
         return
     if args.split == "dev-dev2":
         train = np.flatnonzero(df.set == "dev")
         test = np.flatnonzero(df.set == "dev2")
-        fitted = fit(df.iloc[train].reset_index(drop=True), [reads[i] for i in train])
+        fitted = fit(df.iloc[train].reset_index(drop=True), [reads[i] for i in train], recipe)
         tested = predict(fitted, [reads[i] for i in test], args.rules_decide)
         result = rates(df.iloc[test], tested)
     else:
-        pred = cross_validate(df, reads, rules_decide=args.rules_decide)
+        pred = cross_validate(df, reads, rules_decide=args.rules_decide, recipe=recipe)
         result = rates(df, pred)
         for name in df.set.unique():
             mask = (df.set == name).to_numpy()
@@ -359,7 +321,7 @@ def save(fitted: dict[str, Fitted], df: pd.DataFrame, encoder: Encoder) -> None:
     """Write the weights (safetensors) and their settings (JSON) the app loads."""
     from safetensors.numpy import save_file
 
-    linear = {n: to_linear(f, SPECS[n].blocks, encoder.dim) for n, f in fitted.items()}
+    linear = {n: to_linear(f, encoder.dim) for n, f in fitted.items()}
     tensors, models = {}, {}
     for name, model in linear.items():
         tensors[f"{name}.weights"], tensors[f"{name}.center"] = model.weights, model.center
