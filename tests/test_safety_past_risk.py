@@ -58,6 +58,7 @@ def test_a_risk_placed_now_is_not_past_and_a_miss_is_a_verdict(message):
             "shows thoughts of suicide:",
         ),
         ("I used to cut myself in school. How do I tell my partner?", "tells of past self-harm"),
+        ("I cut myself. I don't want to die, it just makes the feeling stop.", "shows self-harm:"),
     ],
 )
 def test_a_risk_is_named_for_what_the_message_tells_of(message: str, said: str) -> None:

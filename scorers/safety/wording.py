@@ -55,6 +55,11 @@ _SUICIDE = re.compile(
     r"alive|be here|better off|wake up|no reason to|point (in )?(living|going on)|disappear)",
     re.IGNORECASE,
 )
+#: Dying denied ("I don't want to die", "I'm not suicidal"): not words of suicide.
+_DENIED = re.compile(
+    r"\b(do ?n[o']?t|never|not|am not|'m not)\s+(suicidal|(want(ing)?|trying|try) to (die|kill|end))",
+    re.IGNORECASE,
+)
 
 
 def risk_words(kind: str, quoted: str) -> str:
@@ -69,11 +74,14 @@ def risk_words(kind: str, quoted: str) -> str:
     'thoughts of suicide'
     >>> risk_words("suicide-self-harm", "I cut myself and I want to die.")
     'thoughts of suicide or self-harm'
+    >>> risk_words("suicide-self-harm", "I cut myself. I don't want to die, it stops the feeling.")
+    'self-harm'
     """
     label = RISK_LABELS.get(kind, "a risk")
     if kind != "suicide-self-harm":
         return label
-    harm, dying = bool(_SELF_HARM.search(quoted)), bool(_SUICIDE.search(quoted))
+    undenied = _DENIED.sub("", quoted)
+    harm, dying = bool(_SELF_HARM.search(undenied)), bool(_SUICIDE.search(undenied))
     return (
         "self-harm"
         if harm and not dying
