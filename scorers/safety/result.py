@@ -142,6 +142,8 @@ def _past(kinds: str, words: str) -> str:
     'a past suicide attempt'
     >>> _past("self-harm", "I used to cut myself.")
     'past self-harm'
+    >>> _past("self-harm", "I tried cutting myself when I was 14.")
+    'past self-harm'
     """
     attempt = re.search(r"\b(tried|attempt\w*|overdosed)\b", words, re.IGNORECASE)
-    return "a past suicide attempt" if attempt else f"past {kinds}"
+    return "a past suicide attempt" if attempt and kinds != "self-harm" else f"past {kinds}"
