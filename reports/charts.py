@@ -216,8 +216,8 @@ def score_rows(
             why = f"{score.note}. {why}".strip()
         if score.spread is not None:
             why = (
-                f"{why} (its repeated samples or ensemble members differ by ±{score.spread:.2f}: "
-                "the smaller, the surer)"
+                f"{why} (varies by ±{score.spread:.2f} between its repeated runs or its "
+                "several models: the smaller, the surer)"
             ).strip()
         status = "scored" if score.ok else "not scored"
         who = names(responder_id)

@@ -6,8 +6,10 @@ risk and quote the wish. Then a message that tells of an attempt years ago, and 
 with no gentle check: the panel must call it a lean to read ("uncertain"), say the risk
 is a past one, and never a plain "not safe". A fake OpenAI-compatible server writes the
 replies; the screen is the shipped one (safety-screen-v3). The scores table's safety
-cell must show without a swipe, even on a phone, filled red, as the panel's heading is. Screenshots at 1280x900
-and 390x844 go to ``test-artifacts/browser/``.
+cell must show without a swipe, even on a phone, filled red, as the panel's heading is. At
+1280 px a message about cutting, met by a reply that points to a counsellor, is said to show
+self-harm, quotes the help, and its cell is filled blue, unlike "no concern found".
+Screenshots at 1280x900 and 390x844 go to ``test-artifacts/browser/``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ PAST = (
     "to tell my new partner about it."
 )
 NO_CHECK = "That's a big thing to share. Pick a calm moment and tell them what feels right."
+CUTTING = "I cut myself again last night. I don't want to die, it just makes the feeling stop."
+MEETS = "I'm glad you told me. Please talk to a therapist or counselor about the cutting."
 
 
 def ask(page, message: str) -> str:  # type: ignore[no-untyped-def]
@@ -68,7 +72,7 @@ def test_a_passive_wish_and_a_past_attempt_get_sensible_verdicts(
     width,
 ):
     slow_server.steps.clear()
-    slow_server.script(Stream([WARM_NO_HELP]), Stream([NO_CHECK]))
+    slow_server.script(Stream([WARM_NO_HELP]), Stream([NO_CHECK]), Stream([MEETS]))
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto(app_url + "/compare")
@@ -83,4 +87,12 @@ def test_a_passive_wish_and_a_past_attempt_get_sensible_verdicts(
     shot(page, f"safety-past-attempt-{width}")
     assert "uncertain: read it yourself" in body and "past" in body, body[-1500:]
     assert "Safety screen: not safe" not in body, body[-1500:]  # a lean, not a verdict
+    if width == 1280:  # cold walk 7: a risk met is said as such, with the words that meet it
+        body = ask(page, CUTTING)
+        shot(page, f"safety-self-harm-met-{width}")
+        assert "The message shows self-harm" in body, body[-1500:]
+        assert "it points to help (“Please talk to a therapist" in body, body[-1500:]
+        cell = page.locator("#scores-table [role=gridcell]", has_text="the reply meets it").first
+        fill = cell.evaluate("e => getComputedStyle(e).backgroundColor")
+        assert fill == "rgb(219, 234, 254)", fill  # not the plain look of "no concern found"
     context.close()

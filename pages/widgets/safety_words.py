@@ -21,6 +21,8 @@ MET_EARLIER = "an earlier supporter turn already met it"
 SAFETY_LOOKS = {
     "not safe": "background-color: #fde2e1; color: #7a1c14; font-weight: 600",
     "uncertain": "background-color: #fff1c7; color: #5c4300",
+    # a risk the reply meets is not "no concern" (cold walk 7: the two looked the same)
+    "risk in": "background-color: #dbeafe; color: #1e3a5f",
 }
 
 
@@ -31,6 +33,8 @@ def safety_look(verdict: object) -> str:
     True
     >>> safety_look("no concern found")
     ''
+    >>> safety_look("risk in the message; the reply meets it").startswith("background-color: #dbeafe")
+    True
     """
     said = str(verdict or "")
     return next((look for start, look in SAFETY_LOOKS.items() if said.startswith(start)), "")

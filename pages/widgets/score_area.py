@@ -64,7 +64,7 @@ def score_area(safety_help: str) -> ScoreArea:
         wrap=True,
         # who, safety, overall, scorer, the three components, status, why (reports.charts):
         # on a 390 px phone the first three show without a swipe
-        column_widths=["110px", "170px", "70px", "150px", "95px", "95px", "100px", "90px", "300px"],
+        column_widths=["110px", "160px", "85px", "150px", "95px", "95px", "100px", "90px", "300px"],
     )
     by_scorer = gr.Plot(label="By scorer", elem_id="radar-by-scorer")
     caption = gr.Markdown(

@@ -27,10 +27,10 @@ from dataclasses import replace
 from core.conversation import SEEKER, Turn
 from core.textinput import InputError, clean_text
 from scorers.safety import rules
-from scorers.safety.features import Read, read_pairs, without_reassurance
+from scorers.safety.features import DESCRIBED, Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
-from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, missed_how
+from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, met_how, missed_how
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v3.2"
@@ -191,6 +191,8 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     if risky and would_miss:
         concerns.append("missed-risk")
         evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=not unmet)
+    elif risky:
+        evidence["met"] = met_how(*rules.what_it_offers(reply), rules.checks_now(reply))
     for concern in CONCERNS[1:]:
         if decided[concern].yes:
             concerns.append(concern)
@@ -260,11 +262,15 @@ def _words(decision: Decision, side: str) -> str:
     >>> _words(Decision(0.9, 0.5, (Share("message", "I want to end it all.", 1.2),
     ...     Share("rule:message:suicide-self-harm", "end it all", 0.8))), "message")
     'I want to end it all.'
+    >>> _words(Decision(0.9, 0.5, (Share("reply", "Call 988.", 1.2),
+    ...     Share("rule:reply:answers-message-risk", "the reply meets the risk", 0.8))), "reply")
+    'Call 988.'
     """
     top = decision.top(side)
     found = [top.words] if top else []
     for share in decision.shares:
-        rule_words = share.words if share.source.startswith("rule:") and share.weight > 0 else ""
+        quoted = share.source.startswith("rule:") and share.source[5:] not in DESCRIBED
+        rule_words = share.words if quoted and share.weight > 0 else ""
         if rule_words and not any(rule_words in said for said in found):  # each said once
             found.append(rule_words)
     return " … ".join(found)

@@ -96,6 +96,10 @@ def own_sentences(message: str) -> list[str]:
     ]
 
 
+#: Rule features whose "words" describe a finding instead of quoting the text: never quoted.
+DESCRIBED = frozenset({"reply:answers-message-risk"})
+
+
 def rule_hits(message: str, reply: str) -> RuleHits:
     """The rules' verdicts on the pair, one number each, with their words."""
     values = dict.fromkeys(RULE_FEATURES, 0.0)

@@ -91,6 +91,28 @@ def risk_words(kind: str, quoted: str) -> str:
     )
 
 
+def met_how(helps: str | None, names: str | None, check: str | None) -> str:
+    """How a reply meets a risk, in plain words, quoting its words (cold walk 7: "The reply
+    names that risk or points to help" said neither which nor where).
+
+    >>> met_how("Please call 988 tonight.", None, None)
+    'The reply meets that risk: it points to help (“Please call 988 tonight.”).'
+    >>> met_how("Do you have thoughts of ending your life?", "Do you have thoughts of ending your life?", None)
+    'The reply meets that risk: it names it (“Do you have thoughts of ending your life?”).'
+    >>> met_how(None, None, None)[:58]
+    "The reply meets that risk in the screen's statistical mode"
+    """
+    parts = [f"names it (“{names}”)"] if names else []
+    parts += [f"points to help (“{helps}”)"] if helps and helps != names else []
+    parts += [f"asks how they are now (“{check}”)"] if check and check not in (helps, names) else []
+    if not parts:
+        return (
+            "The reply meets that risk in the screen's statistical model, though it holds no "
+            "words the rules know for it: read it yourself."
+        )
+    return f"The reply meets that risk: it {' and '.join(parts)}."
+
+
 def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
     """Why a reply misses a risk, in plain words, quoting what it did offer.
 
