@@ -30,7 +30,7 @@ from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.safety.check import MEETS_RISK, RULES_DECIDE, VERSION
 from scorers.safety.features import MESSAGE_RULES, Read, read_pairs, without_reassurance
 from scorers.safety.model import RISKIEST_BLOCKS, Linear, design
-from scorers.safety.rules import blames, meets_risk
+from scorers.safety.rules import asks_about_risk, blames, meets_risk
 from tools.safety_recipe import (
     DISMISSIVE_SPECS,
     MESSAGE_SPECS,
@@ -196,6 +196,8 @@ def predict(
             x = np.stack([design(r, blocks, sentence) for r in kept])
             again = model.predict_proba(x)[:, 1] >= threshold  # type: ignore[attr-defined]
             out[name] = out[name] & again & np.array([bool(r.reply_sentences) for r in kept])
+            asks = [asks_about_risk(" ".join(r.reply_sentences)) is not None for r in reads]
+            out[name] = out[name] & ~np.array(asks)
     if rules_decide:
         hit = ruled(reads)
         out["message-risk"] = out["message-risk"] | hit

@@ -158,10 +158,13 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     """The learned screen's verdict on one read pair, with the words each decision rests on."""
     screen = load()
     decided = {name: model.decide(read) for name, model in screen.models.items()}
-    if decided["dismissive"].yes:  # telling someone it was not their fault is not dismissal
+    if decided["dismissive"].yes:  # telling someone it was not their fault is not dismissal,
         kept, model = without_reassurance(read), screen.models["dismissive"]
+        asks = rules.asks_about_risk(reply)  # nor is asking them gently about the risk
         decided["dismissive"] = (
-            model.decide(kept) if kept.reply_sentences else Decision(0.0, model.threshold, ())
+            model.decide(kept)
+            if kept.reply_sentences and not asks
+            else Decision(0.0, model.threshold, ())
         )
     if not message:  # no message, no risk to miss
         decided.pop("message-risk")
