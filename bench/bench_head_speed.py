@@ -12,9 +12,10 @@ file in a temporary folder, as a first ``cli.py score`` writes one):
   each batch padded to its longest text; numpy's BLAS threads left free);
 - sentences re-encoded (beside the whole reply, or with their mean standing in
   for it: one pass over the reply's words) or spans (sentence vectors pooled
-  from one pass of the reply), each packed in one encoder call, with the encoder run by torch
+  from one pass of the reply), each in one encoder call, with the encoder run by torch
   or by ONNX Runtime (issue 33), in fp32 or int8 (dynamically quantised
-  Linear layers); the shipped head's is marked.
+  Linear layers), its texts packed end to end (issue 20) or bucketed by width (each
+  row padded to its own length rounded up; issue 33); the shipped head's is marked.
 
 Every head side runs the real command (``cli.main``: CSV in, the injection
 guard, the head, CSV out); model loading (and quantising) is outside the
@@ -103,6 +104,7 @@ class Side:
     recipe: FeatureRecipe | None = None  # None: the shipped head's recipe
     quantize: str | None = None
     runtime: str = "torch"
+    layout: str = "packed"  # how texts share a pass (scorers.bert_head.packing.LAYOUTS)
     before: bool = False  # three encoder calls, padded, BLAS threads free (before issue 20)
 
 
@@ -139,23 +141,26 @@ def sides(head: BertHead) -> list[Side]:
     mean = replace(SENTENCES, whole_reply=False)
     out = [Side("cli.py score bert-head, before issue 20", SENTENCES, before=True)]
     levers = [
-        ("sentences re-encoded", SENTENCES, None, "torch"),
-        ("sentences re-encoded", SENTENCES, "int8", "torch"),
-        ("sentences re-encoded", SENTENCES, None, "onnx"),
-        ("sentences re-encoded", SENTENCES, "int8", "onnx"),
-        ("spans (one pass)", spans, None, "onnx"),
-        ("spans (one pass)", spans, "int8", "onnx"),
-        ("sentence mean for the reply", mean, None, "onnx"),
-        ("sentence mean for the reply", mean, "int8", "onnx"),
+        ("sentences re-encoded", SENTENCES, None, "torch", "packed"),
+        ("sentences re-encoded", SENTENCES, "int8", "torch", "packed"),
+        ("sentences re-encoded", SENTENCES, None, "onnx", "packed"),
+        ("sentences re-encoded", SENTENCES, "int8", "onnx", "packed"),
+        ("sentences re-encoded", SENTENCES, None, "onnx", "bucketed"),
+        ("spans (one pass)", spans, None, "onnx", "packed"),
+        ("spans (one pass)", spans, "int8", "onnx", "packed"),
+        ("sentence mean for the reply", mean, None, "onnx", "packed"),
+        ("sentence mean for the reply", mean, "int8", "onnx", "packed"),
+        ("sentence mean for the reply", mean, None, "onnx", "bucketed"),
     ]
-    for name, recipe, quantize, runtime in levers:
-        shipped = (
-            recipe == head.recipe
-            and quantize == head.encoder.quantize
-            and runtime == head.encoder.runtime
+    for name, recipe, quantize, runtime, layout in levers:
+        shipped = (recipe, quantize, runtime, layout) == (
+            head.recipe,
+            head.encoder.quantize,
+            head.encoder.runtime,
+            head.encoder.layout,
         )
-        label = f"{name}, {runtime} {quantize or 'fp32'}" + (" = shipped" if shipped else "")
-        out.append(Side(label, recipe, quantize, runtime))
+        label = f"{name}, {runtime} {quantize or 'fp32'} {layout}" + (" = shipped" * shipped)
+        out.append(Side(label, recipe, quantize, runtime, layout))
     return out
 
 
@@ -176,7 +181,7 @@ def cli_score(head: BertHead, side: Side, rows: Path, folder: Path) -> tuple[flo
         default_encoder_path(),
         encoder.name,
         disk_cache=folder / "embeddings.sqlite",
-        pack=not side.before,
+        layout="padded" if side.before else side.layout,
         quantize=side.quantize,
         runtime=side.runtime,
     )

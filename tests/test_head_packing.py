@@ -25,7 +25,7 @@ REPLIES = [
 def encoders() -> tuple[Encoder, Encoder]:
     """(packed, padded) fresh encoders with no disk cache."""
     path = default_encoder_path()
-    return Encoder(path, "packed"), Encoder(path, "padded", pack=False)
+    return Encoder(path, "packed", layout="packed"), Encoder(path, "padded", layout="padded")
 
 
 def test_pack_rows_places_every_sequence_once_within_the_width():
@@ -44,9 +44,9 @@ def test_packed_vectors_match_padded_ones_and_take_fewer_rows(encoders, monkeypa
     names = {id(packed.model): "packed", id(padded.model): "padded"}
     forward = packing._forward
 
-    def spy(model, batch, pad_id):
+    def spy(model, batch, pad_id, width=0):
         rows[names[id(model)]] += len(batch)
-        return forward(model, batch, pad_id)
+        return forward(model, batch, pad_id, width)
 
     monkeypatch.setattr(packing, "_forward", spy)
     a, b = packed.encode(texts), padded.encode(texts)
@@ -120,3 +120,28 @@ def test_blas_runs_on_one_thread_inside_the_head_block_only():
     with one_blas_thread():
         assert all(n == 1 for n in blas_threads())
     assert blas_threads() == before
+
+
+def test_bucketed_vectors_match_padded_ones_and_never_move_with_batch_mates(encoders):
+    """Issue 33: each text padded only to its own length rounded up, sharing a pass only with
+    texts of that width, gets the padded layout's vectors, and on ONNX Runtime (the app's)
+    exactly the same bits whatever else is encoded beside it."""
+    _, padded = encoders
+    path = default_encoder_path()
+    texts = [*REPLIES, *split_sentences(REPLIES[0]), MESSAGE]
+    bucketed = Encoder(path, "bucketed", runtime="onnx")
+    assert bucketed.layout == "bucketed"  # the default
+    together = bucketed.encode(texts)
+    assert np.abs(together - padded.encode(texts)).max() < 1e-5
+    for k, text in enumerate(texts):
+        bucketed._cache.clear()
+        assert np.array_equal(bucketed.encode([text])[0], together[k]), text
+
+
+def test_buckets_hold_one_width_each_within_the_token_budget():
+    lengths = [3, 17, 5, 20, 40, 16, 300]
+    passes = packing.buckets(lengths, tokens=48)
+    assert sorted(i for p in passes for i in p) == list(range(len(lengths)))
+    for p in passes:
+        widths = {packing.bucket_width(lengths[i]) for i in p}
+        assert len(widths) == 1 and (len(p) == 1 or len(p) * widths.pop() <= 48)

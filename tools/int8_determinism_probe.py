@@ -11,8 +11,10 @@ bundled answers, their sentences and their questions):
 - dynamic int8 with one activation scale per token instead of per tensor
   (``tools/int8_per_token.py`` rewrites the dynamic graph).
 
-Prints, for each form, the time to encode every text packed and one a pass, the largest
-change a text's vector shows when encoded alone rather than packed, and its cosine to fp32.
+Prints, for each form and each layout (packed end to end, or bucketed: a row of its own
+for each text, padded to its length rounded up; ``scorers.bert_head.packing``), the time
+to encode every text at once and one a pass, the largest change a text's vector shows
+when encoded alone rather than with the others, and its cosine to fp32 packed.
 Nothing here ships; the quantised graphs go to a temporary folder.
 
     nice python tools/int8_determinism_probe.py
@@ -48,10 +50,10 @@ def distinct(start: int, stop: int) -> list[tuple[str, str]]:
     return pairs[start:stop]
 
 
-def encoder(graph: Path | None) -> Encoder:
-    """A cold ONNX encoder (no disk cache), on ``graph`` when given."""
+def encoder(graph: Path | None, layout: str = "packed") -> Encoder:
+    """A cold ONNX encoder (no disk cache) laid out as ``layout``, on ``graph`` when given."""
     shipped = load_encoder()
-    fresh = Encoder(shipped.path, shipped.name, disk_cache=None, runtime="onnx")
+    fresh = Encoder(shipped.path, shipped.name, disk_cache=None, runtime="onnx", layout=layout)
     if graph is not None:
         fresh.model = OnnxEncoderModel(graph, SETTINGS.local_threads)
     return fresh
@@ -110,9 +112,11 @@ def quantise(fp32: Path, folder: Path, calibration: list[str]) -> dict[str, Path
     return out
 
 
-def measure(name: str, graph: Path | None, texts: list[str], reference: np.ndarray) -> None:
-    """Print one form's times, its change from batch mates and its cosine to fp32."""
-    enc = encoder(graph)
+def measure(
+    name: str, graph: Path | None, texts: list[str], reference: np.ndarray, layout: str
+) -> None:
+    """Print one form's times, its change from batch mates and its cosine to fp32 packed."""
+    enc = encoder(graph, layout)
     start = time.perf_counter()
     packed = np.stack(enc._encode_uncached(texts, 32))
     middle = time.perf_counter()
@@ -121,7 +125,8 @@ def measure(name: str, graph: Path | None, texts: list[str], reference: np.ndarr
     norms = np.linalg.norm(packed, axis=1) * np.linalg.norm(reference, axis=1)
     cosine = np.sum(packed * reference, axis=1) / norms
     print(
-        f"{name:14s} packed {middle - start:.2f} s, one a pass {end - middle:.2f} s; "
+        f"{name:14s} {layout:8s} all at once {middle - start:.2f} s, one a pass "
+        f"{end - middle:.2f} s; "
         f"largest change from batch mates {float(np.abs(alone - packed).max()):.1e}; "
         f"cosine to fp32 min {cosine.min():.3f} mean {cosine.mean():.3f}"
     )
@@ -143,8 +148,9 @@ def main() -> None:
     print(f"{len(texts)} texts")
     with tempfile.TemporaryDirectory() as folder:
         graphs = quantise(fp32, Path(folder), calibration)
-        for name, graph in (("fp32", None), *graphs.items()):
-            measure(name, graph, texts, reference)
+        for layout in ("packed", "bucketed"):
+            for name, graph in (("fp32", None), *graphs.items()):
+                measure(name, graph, texts, reference, layout)
 
 
 if __name__ == "__main__":

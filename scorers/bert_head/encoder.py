@@ -8,7 +8,8 @@ vectors are averaged, weighted by their token counts, so nothing past the
 first 256 tokens is thrown away. Vectors are cached per (encoder, text), in
 memory and in an SQLite file in the cache folder, so retraining a head or
 rescoring the same replies does not run the encoder again. The windows of
-all the texts of one call run packed end to end, not padded
+all the texts of one call run in few passes, each row padded only to its own
+length rounded up, so a text's vectors never depend on what else is encoded
 (:mod:`scorers.bert_head.packing`).
 The network runs on ONNX Runtime by default (exported once from the same
 weights, :mod:`scorers.bert_head.onnx_model`; the same vectors to 1e-6) or on
@@ -59,7 +60,7 @@ class Encoder:
         window: int = 256,
         cache_size: int = 20_000,
         disk_cache: Path | None = None,
-        pack: bool = True,
+        layout: str = "bucketed",
         quantize: str | None = None,
         runtime: str = "torch",
     ) -> None:
@@ -103,9 +104,9 @@ class Encoder:
         self._cache_size = cache_size
         self._lock = threading.Lock()
         self._disk = _DiskCache(disk_cache) if disk_cache else None
-        #: Lay short texts end to end in one pass (:mod:`scorers.bert_head.packing`);
-        #: False pads each to its batch's longest, the layout before issue 20.
-        self.pack = pack
+        #: How texts share an encoder pass (:data:`scorers.bert_head.packing.LAYOUTS`):
+        #: "bucketed" (issue 33), "packed" end to end (issue 20) or "padded" (before it).
+        self.layout = layout
 
     def _key(self, text: str, tag: str = "") -> str:
         if self.quantize:  # vectors of a quantised encoder are not the fp32 ones
@@ -160,7 +161,7 @@ class Encoder:
         return [ids[i : i + size] for i in range(0, len(ids), size)]
 
     def _encode_uncached(self, texts: list[str], batch_size: int) -> list[np.ndarray]:
-        """Pooled vectors of ``texts``: every window of every text in one packed pass."""
+        """Pooled vectors of ``texts``: every window of every text, in as few passes as fit."""
         from scorers.bert_head.packing import token_states
 
         cls_id, sep_id = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
@@ -169,7 +170,7 @@ class Encoder:
         sums: list[np.ndarray] = [np.zeros(self.dim, dtype=np.float64) for _ in texts]
         totals = [0] * len(texts)
         pad_id = self.tokenizer.pad_token_id or 0
-        for piece, vecs in token_states(self.model, seqs, pad_id, self.pack, batch_size):
+        for piece, vecs in token_states(self.model, seqs, pad_id, self.layout, batch_size):
             index, window = pieces[piece]
             sums[index] += len(window) * vecs.mean(0)  # the window's mean over all its tokens
             totals[index] += len(window)

@@ -1,15 +1,22 @@
-"""Many sequences in one encoder pass, laid end to end instead of padded.
+"""Many sequences in one encoder pass: bucketed by width (the default), packed, or padded.
 
-A batch padded to its longest member spends most of its work on padding when
-a 200-token reply shares it with ten-token sentences. Here sequences are laid
-end to end in rows (first fit, longest first); each attends only to itself
-(a block-diagonal attention mask) and counts its positions from 0, so every
-token gets the vectors it gets when its sequence is encoded alone, up to
-float rounding (about 1e-6). ``pack=False`` keeps the padded layout, one
-sequence a row, as the reference.
+Bucketed (issue 33): each sequence has a row of its own, padded to its length rounded up
+to :data:`BUCKET` tokens, and shares a pass only with sequences of that width (so little
+is padding). With no other sequence in its row, its computation does not change with
+what else is encoded: on ONNX Runtime its vectors are bit for bit those it gets alone, and
+stay so with an int8 encoder that scales each token on its own. Short sentences no longer
+pay for attention across a long packed row: on the head bench's 594 texts, 3.31 s
+against 4.09 s packed (``tools/int8_determinism_probe.py``).
+
+Packed (issue 20): sequences laid end to end in rows (best fit, longest first); each
+attends only to itself (a block-diagonal attention mask) and counts its positions from
+0, so every token gets the vectors it gets alone, up to float rounding (about 1e-6).
+Padded: one sequence a row, each pass padded to its longest, the layout before issue 20.
 
 >>> pack_rows([5, 3, 2, 4], width=6)
 [[0], [3, 2], [1]]
+>>> buckets([3, 17, 5, 20, 40], tokens=48)
+[[4], [1], [3], [0, 2]]
 """
 
 from __future__ import annotations
@@ -19,6 +26,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+
+#: Layouts of :func:`token_states`.
+LAYOUTS = ("bucketed", "packed", "padded")
+#: A bucketed sequence's row is its length rounded up to a multiple of this.
+BUCKET = 16
+#: The most tokens (rows × width) one bucketed pass holds.
+PASS_TOKENS = 4096
 
 
 def pack_rows(lengths: list[int], width: int) -> list[list[int]]:
@@ -45,6 +59,28 @@ def pack_rows(lengths: list[int], width: int) -> list[list[int]]:
     return rows
 
 
+def buckets(lengths: list[int], tokens: int = PASS_TOKENS) -> list[list[int]]:
+    """Passes of sequence indices, widest first: each holds sequences of one bucket width
+    (:func:`bucket_width`), at most ``tokens`` rows × width (always at least one row)."""
+    by_width: dict[int, list[int]] = {}
+    for index, length in enumerate(lengths):
+        by_width.setdefault(bucket_width(length), []).append(index)
+    passes = []
+    for width in sorted(by_width, reverse=True):
+        members, per = by_width[width], max(1, tokens // width)
+        passes += [members[k : k + per] for k in range(0, len(members), per)]
+    return passes
+
+
+def bucket_width(length: int) -> int:
+    """The row width of a bucketed sequence of ``length`` tokens.
+
+    >>> bucket_width(1), bucket_width(16), bucket_width(17)
+    (16, 16, 32)
+    """
+    return -(-max(length, 1) // BUCKET) * BUCKET
+
+
 def layout(lengths: list[int], pack: bool = True) -> list[list[int]]:
     """Rows of sequence indices, fullest first: packed to the longest sequence, or one a row.
 
@@ -58,7 +94,11 @@ def layout(lengths: list[int], pack: bool = True) -> list[list[int]]:
 
 
 def token_states(
-    model: Any, seqs: list[list[int]], pad_id: int = 0, pack: bool = True, batch_rows: int = 32
+    model: Any,
+    seqs: list[list[int]],
+    pad_id: int = 0,
+    how: str = "bucketed",
+    batch_rows: int = 32,
 ) -> Iterator[tuple[int, np.ndarray]]:
     """``(index, token vectors)`` for each of ``seqs``, as each pass finishes.
 
@@ -66,17 +106,25 @@ def token_states(
     ``(len(seq), dim)``. ``seqs`` hold token ids with their special tokens; each
     must fit the position table of ``model`` (a Hugging Face BERT-style encoder);
     ``pad_id`` fills the ends of rows. ``model`` may also be an exported graph with a
-    ``states(ids, mask, positions)`` method (:mod:`scorers.bert_head.onnx_model`). Rows
-    run ``batch_rows`` at a time, so only one pass's vectors are held at once.
+    ``states(ids, mask, positions)`` method (:mod:`scorers.bert_head.onnx_model`).
+    ``how`` is one of :data:`LAYOUTS`; packed and padded rows run ``batch_rows`` at a
+    time, bucketed ones :data:`PASS_TOKENS` tokens at a time, so only one pass's vectors
+    are held at once.
     """
+    if how not in LAYOUTS:
+        raise ValueError(f"unknown layout {how!r}; known: {', '.join(LAYOUTS)}")
     lengths = [len(s) for s in seqs]
-    rows = layout(lengths, pack)
+    if how == "bucketed":
+        passes = [[[i] for i in members] for members in buckets(lengths)]
+    else:
+        rows = layout(lengths, how == "packed")
+        passes = [rows[k : k + batch_rows] for k in range(0, len(rows), batch_rows)]
     import torch
 
     with torch.inference_mode():
-        for first in range(0, len(rows), batch_rows):
-            chunk = rows[first : first + batch_rows]
-            both = _forward(model, [[seqs[i] for i in row] for row in chunk], pad_id)
+        for chunk in passes:
+            width = bucket_width(max(lengths[row[0]] for row in chunk)) if how == "bucketed" else 0
+            both = _forward(model, [[seqs[i] for i in row] for row in chunk], pad_id, width)
             for r, row in enumerate(chunk):
                 at = 0
                 for i in row:
@@ -84,11 +132,12 @@ def token_states(
                     at += lengths[i]
 
 
-def _forward(model: Any, rows: list[list[list[int]]], pad_id: int) -> np.ndarray:
-    """One encoder pass over rows of sequences; ``(rows, width, dim)`` token vectors."""
+def _forward(model: Any, rows: list[list[list[int]]], pad_id: int, width: int = 0) -> np.ndarray:
+    """One encoder pass over rows of sequences, padded to ``width`` (0: the fullest row's);
+    ``(rows, width, dim)`` token vectors."""
     import torch
 
-    width = max(sum(len(s) for s in row) for row in rows)
+    width = width or max(sum(len(s) for s in row) for row in rows)
     ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
     positions = torch.zeros((len(rows), width), dtype=torch.long)
     # Which sequence each slot holds; every padding slot is a sequence of its own,

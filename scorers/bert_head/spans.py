@@ -43,7 +43,7 @@ def span_features(encoder: Encoder, texts: list[str], batch_size: int = 32) -> n
 
 
 def _token_states(encoder: Encoder, ids: list[list[int]], batch_size: int) -> list[np.ndarray]:
-    """Contextual vectors of every token of every text (its windows run packed, one pass)."""
+    """Contextual vectors of every token of every text (its windows in the encoder's layout)."""
     from scorers.bert_head.packing import token_states
 
     tok = encoder.tokenizer
@@ -52,7 +52,7 @@ def _token_states(encoder: Encoder, ids: list[list[int]], batch_size: int) -> li
     seqs = [[tok.cls_token_id, *ids[t][s : s + size], tok.sep_token_id] for t, s in pieces]
     states = [np.zeros((len(row), encoder.dim), dtype=np.float32) for row in ids]
     pad_id = tok.pad_token_id or 0
-    for piece, vecs in token_states(encoder.model, seqs, pad_id, encoder.pack, batch_size):
+    for piece, vecs in token_states(encoder.model, seqs, pad_id, encoder.layout, batch_size):
         t, s = pieces[piece]
         states[t][s : s + len(vecs) - 2] = vecs[1:-1]  # without [CLS] and [SEP]
     return states
