@@ -14,8 +14,9 @@ file in a temporary folder, as a first ``cli.py score`` writes one):
   for it: one pass over the reply's words) or spans (sentence vectors pooled
   from one pass of the reply), each in one encoder call, with the encoder run by torch
   or by ONNX Runtime (issue 33), in fp32 or int8 (dynamically quantised
-  Linear layers), its texts packed end to end (issue 20) or bucketed by width (each
-  row padded to its own length rounded up; issue 33); the shipped head's is marked.
+  Linear layers), its texts packed end to end (issue 20) or "auto" (issue 33: this
+  call is large, so bucketed by width, each text in a row of its own padded to its
+  length rounded up); the shipped head's is marked.
 
 Every head side runs the real command (``cli.main``: CSV in, the injection
 guard, the head, CSV out); model loading (and quantising) is outside the
@@ -145,12 +146,12 @@ def sides(head: BertHead) -> list[Side]:
         ("sentences re-encoded", SENTENCES, "int8", "torch", "packed"),
         ("sentences re-encoded", SENTENCES, None, "onnx", "packed"),
         ("sentences re-encoded", SENTENCES, "int8", "onnx", "packed"),
-        ("sentences re-encoded", SENTENCES, None, "onnx", "bucketed"),
+        ("sentences re-encoded", SENTENCES, None, "onnx", "auto"),
         ("spans (one pass)", spans, None, "onnx", "packed"),
         ("spans (one pass)", spans, "int8", "onnx", "packed"),
         ("sentence mean for the reply", mean, None, "onnx", "packed"),
         ("sentence mean for the reply", mean, "int8", "onnx", "packed"),
-        ("sentence mean for the reply", mean, None, "onnx", "bucketed"),
+        ("sentence mean for the reply", mean, None, "onnx", "auto"),
     ]
     for name, recipe, quantize, runtime, layout in levers:
         shipped = (recipe, quantize, runtime, layout) == (

@@ -123,19 +123,39 @@ def test_blas_runs_on_one_thread_inside_the_head_block_only():
 
 
 def test_bucketed_vectors_match_padded_ones_and_never_move_with_batch_mates(encoders):
-    """Issue 33: each text padded only to its own length rounded up, sharing a pass only with
-    texts of that width, gets the padded layout's vectors, and on ONNX Runtime (the app's)
-    exactly the same bits whatever else is encoded beside it."""
+    """Issue 33: each text in a row of its own, padded to its length rounded up, sharing a
+    pass only with texts of that width, gets the padded layout's vectors, and on ONNX
+    Runtime (the app's) exactly the same bits whatever else is encoded beside it."""
     _, padded = encoders
     path = default_encoder_path()
     texts = [*REPLIES, *split_sentences(REPLIES[0]), MESSAGE]
-    bucketed = Encoder(path, "bucketed", runtime="onnx")
-    assert bucketed.layout == "bucketed"  # the default
+    bucketed = Encoder(path, "bucketed", runtime="onnx", layout="bucketed")
     together = bucketed.encode(texts)
     assert np.abs(together - padded.encode(texts)).max() < 1e-5
     for k, text in enumerate(texts):
         bucketed._cache.clear()
         assert np.array_equal(bucketed.encode([text])[0], together[k]), text
+
+
+def test_auto_packs_a_small_call_in_one_pass_and_buckets_a_large_one(monkeypatch):
+    """A pass costs about 2 ms on 2 cores: a reply's few sentences go in one packed pass;
+    a batch's hundreds of texts are bucketed (attention across long packed rows cost more)."""
+    encoder = Encoder(default_encoder_path(), "auto", runtime="onnx")
+    assert encoder.layout == "auto"  # the default
+    passes: list[int] = []
+    forward = packing._forward
+
+    def spy(model, batch, pad_id, width=0):
+        passes.append(len(batch))
+        return forward(model, batch, pad_id, width)
+
+    monkeypatch.setattr(packing, "_forward", spy)
+    encoder.encode([*split_sentences(REPLIES[0]), MESSAGE])
+    assert len(passes) == 1
+    passes.clear()
+    many = [f"Sentence {k} about the day that went wrong at work again." for k in range(60)]
+    encoder.encode([*many, REPLIES[2]])
+    assert len(passes) >= 2 and max(passes) > 1  # bucketed: the long windows pass apart
 
 
 def test_buckets_hold_one_width_each_within_the_token_budget():

@@ -8,9 +8,8 @@ vectors are averaged, weighted by their token counts, so nothing past the
 first 256 tokens is thrown away. Vectors are cached per (encoder, text), in
 memory and in an SQLite file in the cache folder, so retraining a head or
 rescoring the same replies does not run the encoder again. The windows of
-all the texts of one call run in few passes, each row padded only to its own
-length rounded up, so a text's vectors never depend on what else is encoded
-(:mod:`scorers.bert_head.packing`).
+all the texts of one call run in few passes: a small call packed end to end in
+one pass, a large one bucketed by length (:mod:`scorers.bert_head.packing`).
 The network runs on ONNX Runtime by default (exported once from the same
 weights, :mod:`scorers.bert_head.onnx_model`; the same vectors to 1e-6) or on
 torch (``EMPATHY_LAB_ENCODER_RUNTIME=torch``).
@@ -60,7 +59,7 @@ class Encoder:
         window: int = 256,
         cache_size: int = 20_000,
         disk_cache: Path | None = None,
-        layout: str = "bucketed",
+        layout: str = "auto",
         quantize: str | None = None,
         runtime: str = "torch",
     ) -> None:
@@ -105,7 +104,8 @@ class Encoder:
         self._lock = threading.Lock()
         self._disk = _DiskCache(disk_cache) if disk_cache else None
         #: How texts share an encoder pass (:data:`scorers.bert_head.packing.LAYOUTS`):
-        #: "bucketed" (issue 33), "packed" end to end (issue 20) or "padded" (before it).
+        #: "auto" (packed when small, else bucketed; issue 33), "bucketed", "packed" end to
+        #: end (issue 20) or "padded" (before it).
         self.layout = layout
 
     def _key(self, text: str, tag: str = "") -> str:

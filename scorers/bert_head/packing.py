@@ -27,8 +27,14 @@ from typing import Any
 
 import numpy as np
 
-#: Layouts of :func:`token_states`.
-LAYOUTS = ("bucketed", "packed", "padded")
+#: Layouts of :func:`token_states`: "auto" packs a call of at most :data:`SMALL_CALL`
+#: tokens and buckets a larger one.
+LAYOUTS = ("auto", "bucketed", "packed", "padded")
+#: The most tokens an "auto" call packs: below it a pass costs more than attention across a
+#: row (about 2 ms a pass on 2 cores). The safety screen's calls (a reply's sentences and
+#: its message) took 66 ms a reply bucketed, 53 packed, 55 with 512 here and 51 with 1,024
+#: (bench/bench_safety.py, 2026-11-27, one machine; ±3 ms between runs).
+SMALL_CALL = 1024
 #: A bucketed sequence's row is its length rounded up to a multiple of this.
 BUCKET = 16
 #: The most tokens (rows × width) one bucketed pass holds.
@@ -73,7 +79,7 @@ def buckets(lengths: list[int], tokens: int = PASS_TOKENS) -> list[list[int]]:
 
 
 def bucket_width(length: int) -> int:
-    """The row width of a bucketed sequence of ``length`` tokens.
+    """The row width of a bucketed sequence of ``length`` tokens: rounded up to :data:`BUCKET`.
 
     >>> bucket_width(1), bucket_width(16), bucket_width(17)
     (16, 16, 32)
@@ -97,7 +103,7 @@ def token_states(
     model: Any,
     seqs: list[list[int]],
     pad_id: int = 0,
-    how: str = "bucketed",
+    how: str = "auto",
     batch_rows: int = 32,
 ) -> Iterator[tuple[int, np.ndarray]]:
     """``(index, token vectors)`` for each of ``seqs``, as each pass finishes.
@@ -114,6 +120,8 @@ def token_states(
     if how not in LAYOUTS:
         raise ValueError(f"unknown layout {how!r}; known: {', '.join(LAYOUTS)}")
     lengths = [len(s) for s in seqs]
+    if how == "auto":
+        how = "packed" if sum(lengths) <= SMALL_CALL else "bucketed"
     if how == "bucketed":
         passes = [[[i] for i in members] for members in buckets(lengths)]
     else:
