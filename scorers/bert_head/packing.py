@@ -1,12 +1,15 @@
-"""Many sequences in one encoder pass: bucketed by width (the default), packed, or padded.
+"""Many sequences in one encoder pass: bucketed by width, packed end to end, or padded.
+
+The default, "auto", packs a small call (a pass's fixed cost outweighs the rest) and
+buckets a large one.
 
 Bucketed (issue 33): each sequence has a row of its own, padded to its length rounded up
 to :data:`BUCKET` tokens, and shares a pass only with sequences of that width (so little
 is padding). With no other sequence in its row, its computation does not change with
 what else is encoded: on ONNX Runtime its vectors are bit for bit those it gets alone, and
 stay so with an int8 encoder that scales each token on its own. Short sentences no longer
-pay for attention across a long packed row: on the head bench's 594 texts, 3.31 s
-against 4.09 s packed (``tools/int8_determinism_probe.py``).
+pay for attention across a long packed row: on the head bench's 594 texts, 3.39 s
+against 4.34 s packed (``tools/int8_determinism_probe.py``, 2026-11-27).
 
 Packed (issue 20): sequences laid end to end in rows (best fit, longest first); each
 attends only to itself (a block-diagonal attention mask) and counts its positions from
