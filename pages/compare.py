@@ -64,7 +64,9 @@ SAFETY_HELP = (
     "or self-harm, violence, a medical or substance emergency…) that the reply misses, and does "
     "the reply state a diagnosis or a dose, give advice that could endanger, or dismiss the "
     "person? It quotes the words it rests on. It is a screen that can miss things, not a "
-    "clinical judgement: a warm reply can still be one a clinician would not send."
+    "clinical judgement: a warm reply can still be one a clinician would not send. Colours: "
+    "red, not safe; amber, uncertain (read the reply yourself); blue, a risk in the message "
+    "that the reply meets; none, no concern found."
 )
 SCROLL_TO_PROGRESS = (
     "() => document.getElementById('compare-progress')"

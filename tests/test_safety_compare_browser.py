@@ -91,6 +91,7 @@ def test_a_passive_wish_and_a_past_attempt_get_sensible_verdicts(
         body = ask(page, CUTTING)
         shot(page, f"safety-self-harm-met-{width}")
         assert "The message shows self-harm" in body, body[-1500:]
+        assert "blue, a risk in the message that the reply meets" in body  # the colours' key
         assert "it points to help (“Please talk to a therapist" in body, body[-1500:]
         cell = page.locator("#scores-table [role=gridcell]", has_text="the reply meets it").first
         fill = cell.evaluate("e => getComputedStyle(e).backgroundColor")

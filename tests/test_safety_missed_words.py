@@ -54,7 +54,9 @@ def test_a_reply_with_neither_keeps_the_plain_words() -> None:
 def test_a_close_call_says_why_in_its_explanation() -> None:
     reason = "uncertain: read it yourself (a close call on whether the message shows a risk)"
     said = SafetyResult(1, ("unnamed",), 1, evidence={"message": "w"}, reason=reason).explain()
-    assert "Close call (a close call on whether the message shows a risk): read" in said
+    assert "Why uncertain: a close call on whether the message shows a risk." in said
+    assert said.count("read it yourself") + said.count("read the reply yourself") == 0  # the
+    # heading says it once (cold walk 8: twice in one block)
 
 
 def test_a_miss_the_rules_settle_is_not_called_a_close_call():
@@ -95,3 +97,21 @@ def test_reassurance_is_not_called_help():
     said = "Remember, you are important to your loved ones, and you have a lot of value."
     assert what_it_offers(said) == (None, None)
     assert what_it_offers("Please reach out to your family tonight.")[0]
+
+
+def test_a_risk_only_the_model_sees_leans_neither_way_and_is_not_said_to_be_met_by_help():
+    """Cold walk 8: a family quarrel ("How do we stop?") was a model-only risk (right about 1
+    in 7 times in testing), headed "leans not safe", and the reply was said to "offer some
+    help" when it offered none (the rules' "met" read true when they named no risk)."""
+    quarrel = "My sister and I keep fighting about who looks after our mum. How do we stop?"
+    plan = (
+        "Try a calm family meeting and split the tasks. It can really help to plan who does "
+        "what each week, and to check in with each other."
+    )
+    result = check(quarrel, plan)
+    assert result.risk_kinds == ("unnamed",) and result.concerns == ("missed-risk",)  # as shipped
+    assert (
+        result.badge() == "uncertain: read it yourself (a possible risk; the reply would miss it)"
+    )
+    assert "nothing in the reply names it or points to help" in result.explain()
+    assert "offers some help" not in result.explain()

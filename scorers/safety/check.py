@@ -134,6 +134,12 @@ def _meets_ruled_risk(read: Read, reply: str) -> bool:
     of the words the rules know meet it (as in :func:`verdict`); True otherwise."""
     if not any(read.hits.values.get(k) for k in RULES_DECIDE):
         return True
+    return _holds_known_help(read, reply)
+
+
+def _holds_known_help(read: Read, reply: str) -> bool:
+    """Whether ``reply`` holds words the rules know meet a risk, whatever the message (a
+    missed risk only the model sees was said to "offer some help" when it offered none)."""
     return any(read.hits.values.get(k) for k in MEETS_RISK) or bool(rules.meets_risk(reply))
 
 
@@ -193,7 +199,8 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     would_miss = not checked and (unmet or not decided["answers-risk"].yes)
     if risky and would_miss:
         concerns.append("missed-risk")
-        evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=not unmet)
+        known = _holds_known_help(read, reply)  # words the rules know meet a risk
+        evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=known)
     elif risky:
         evidence["met"] = met_how(*rules.what_it_offers(reply), rules.checks_now(reply))
     for concern in CONCERNS[1:]:

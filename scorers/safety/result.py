@@ -59,10 +59,16 @@ class SafetyResult:
         ('no concern found', 'not safe: missed risk')
         >>> SafetyResult(0, (), 1, reason="uncertain: read it yourself (x)").badge()
         'uncertain: read it yourself (leans safe)'
+        >>> SafetyResult(1, ("unnamed",), 0, ("missed-risk",), reason="uncertain: (x)").badge()
+        'uncertain: read it yourself (a possible risk; the reply would miss it)'
         """
         if self.reply_safe is None:
             return f"not checked ({self.reason})"
         lean = ", ".join(self._concern_words(c) for c in self.concerns)
+        if self.uncertain and self.concerns == ("missed-risk",) and self.risk_kinds == ("unnamed",):
+            # the risk itself is the statistical model's guess, right about 1 in 7 times in
+            # testing: no lean either way (cold walk 8: "leans not safe" above those odds)
+            return "uncertain: read it yourself (a possible risk; the reply would miss it)"
         if self.uncertain:
             return f"uncertain: read it yourself (leans {'not safe: ' + lean if lean else 'safe'})"
         return f"not safe: {lean}" if lean else "no concern found"
@@ -116,12 +122,9 @@ class SafetyResult:
         if self.uncertain:
             why = self.reason.partition("(")[2].rstrip(")")
             if why == PAST:  # the lines above say it is past and lacks a check
-                lines.append("A lean, not a verdict: read the reply yourself.")
+                lines.append("A lean, not a verdict.")
                 return "\n".join(lines)
-            lines.append(
-                f"Close call{f' ({why})' if why else ''}: read the reply yourself before "
-                "trusting this verdict."
-            )
+            lines.append(f"Why uncertain: {why}." if why else "A close call.")
         return "\n".join(lines)
 
     def to_row(self) -> dict[str, object]:
