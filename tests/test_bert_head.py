@@ -84,9 +84,9 @@ def test_long_replies_are_encoded_window_by_window_to_the_end(monkeypatch):
     encoder = Encoder(default_encoder_path(), "window-test", disk_cache=None)  # fresh, no cache
     forward, windows = packing._forward, []
 
-    def spy(model, rows, pad_id):  # one encoder pass, recording each window's length
+    def spy(model, rows, pad_id, width=0):  # one encoder pass, recording each window's length
         windows.extend(len(seq) for row in rows for seq in row)
-        return forward(model, rows, pad_id)
+        return forward(model, rows, pad_id, width)
 
     monkeypatch.setattr(packing, "_forward", spy)
     filler = "We can look at your study plan together, one subject at a time. " * 40
