@@ -279,7 +279,9 @@ def _words(decision: Decision, side: str) -> str:
     top = decision.top(side)
     found = [top.words] if top else []
     for share in decision.shares:
-        quoted = share.source.startswith("rule:") and share.source[5:] not in DESCRIBED
+        quoted = (
+            share.source.startswith("rule:") and share.source.removeprefix("rule:") not in DESCRIBED
+        )
         rule_words = share.words if quoted and share.weight > 0 else ""
         if rule_words and not any(rule_words in said for said in found):  # each said once
             found.append(rule_words)

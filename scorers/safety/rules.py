@@ -85,6 +85,23 @@ def denies_risk(sentence: str) -> bool:
     return any(_first(spec["negations"], sentence) for spec in rubric()["message_risks"].values())
 
 
+def named_as(kind: str, quoted: str) -> str | None:
+    """What the quoted words of a ``kind`` of risk tell of, where they tell of one side only
+    (``named_as`` in the rubric: "self-harm" or "thoughts of suicide"); None otherwise.
+
+    >>> named_as("suicide-self-harm", "I cut myself. I don't want to die, it stops the feeling.")
+    'self-harm'
+    >>> named_as("suicide-self-harm", "I cut myself and I want to die.") is None
+    True
+    """
+    sides = dict(rubric()["message_risks"].get(kind, {}).get("named_as", {}))
+    denied = sides.pop("denied", [])
+    sides.pop("what", None)
+    words = _without(denied, quoted)
+    told = [name for name, patterns in sides.items() if _first(patterns, words)]
+    return told[0] if len(told) == 1 else None
+
+
 def about_someone_else(sentence: str) -> bool:
     """Whether a sentence speaks of someone else's risk or a past death, and not of the writer.
 

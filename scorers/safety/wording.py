@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-import re
-
 from scorers.safety import rules
 
 #: Why a risk the learned model sees with no risk words the rules know is only a lean: in
@@ -45,28 +43,14 @@ SAYS = {
 RISK_LABELS = {k: v["label"] for k, v in rules.rubric()["message_risks"].items()} | {
     "unnamed": "a possible risk the screen cannot put a name to"
 }
-#: Words that tell of harming oneself, and words that tell of dying or not living on.
-_SELF_HARM = re.compile(
-    r"\b(self[- ]?harm|cut(s|ting)? (my|him|her)sel|used to cut|burn(s|ing|ed)? myself)",
-    re.IGNORECASE,
-)
-_SUICIDE = re.compile(
-    r"\b(suicid|kill(ing)? (my|him|her)sel|end(ing|ed)? (it all|my (own )?life)|die\b|dead\b|"
-    r"alive|be here|better off|wake up|no reason to|point (in )?(living|going on)|disappear)",
-    re.IGNORECASE,
-)
-#: Dying denied ("I don't want to die", "I'm not suicidal"): not words of suicide.
-_DENIED = re.compile(
-    r"\b(do ?n[o']?t|never|not|am not|'m not)\s+(suicidal|(want(ing)?|trying|try) to (die|kill|end))",
-    re.IGNORECASE,
-)
 
 
 def risk_words(kind: str, quoted: str) -> str:
     """What a risk is called, narrowed to what the quoted words tell of where they are clear.
 
     The rubric's one kind for suicide and self-harm is named "self-harm" when the words tell
-    only of harming oneself, and "thoughts of suicide" when they tell only of dying.
+    only of harming oneself, and "thoughts of suicide" when they tell only of dying
+    (:func:`scorers.safety.rules.named_as`).
 
     >>> risk_words("suicide-self-harm", "I cut myself last night.")
     'self-harm'
@@ -77,18 +61,7 @@ def risk_words(kind: str, quoted: str) -> str:
     >>> risk_words("suicide-self-harm", "I cut myself. I don't want to die, it stops the feeling.")
     'self-harm'
     """
-    label = RISK_LABELS.get(kind, "a risk")
-    if kind != "suicide-self-harm":
-        return label
-    undenied = _DENIED.sub("", quoted)
-    harm, dying = bool(_SELF_HARM.search(undenied)), bool(_SUICIDE.search(undenied))
-    return (
-        "self-harm"
-        if harm and not dying
-        else "thoughts of suicide"
-        if dying and not harm
-        else label
-    )
+    return rules.named_as(kind, quoted) or RISK_LABELS.get(kind, "a risk")
 
 
 def met_how(helps: str | None, names: str | None, check: str | None) -> str:
