@@ -12,6 +12,16 @@ the flag log may grow (``EMPATHY_LAB_MAX_FLAG_LOG_MB``, default 50). How the
 empathy head's encoder runs is the operator's choice too
 (``EMPATHY_LAB_ENCODER_RUNTIME``: ``onnx``, the default, or ``torch``).
 
+What strangers type stays theirs (:mod:`core.visitors`, ``docs/deployment.md``):
+the shared logs (flags, votes, ratings) are the operator's on a public
+server (``EMPATHY_LAB_PUBLIC=1``, a Hugging Face Space, or one listening on
+every interface), downloadable whole only with ``EMPATHY_LAB_ADMIN_TOKEN``;
+each visitor's batch runs are capped (``EMPATHY_LAB_VISITOR_MAX_MB``,
+``EMPATHY_LAB_VISITOR_MAX_RUNS``, all visitors together
+``EMPATHY_LAB_VISITORS_MAX_MB``) and removed after ``EMPATHY_LAB_KEEP_DAYS``;
+a request's body is refused past ``EMPATHY_LAB_MAX_REQUEST_MB`` before any
+of it is read into a page.
+
 Secrets (API keys) are read from the environment and from a local ``.env``
 file when one exists. They are kept in a :class:`Keys` mapping that never
 prints its values, is never logged and is never written to disk. Keys a user
@@ -27,8 +37,10 @@ True
 from __future__ import annotations
 
 import os
+import secrets as random_tokens
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -167,6 +179,20 @@ class Settings:
     #: The largest the flag log may grow, in bytes (``EMPATHY_LAB_MAX_FLAG_LOG_MB``).
     max_flag_log_bytes: int
     keys: Keys = field(repr=True)
+    #: The operator's token for the shared logs (``EMPATHY_LAB_ADMIN_TOKEN``; never shown).
+    admin_token: str = field(default="", repr=False)
+    #: A public server: strangers share it (``EMPATHY_LAB_PUBLIC=1``, or a Space's ``SPACE_ID``).
+    public: bool = False
+    #: One visitor's batch runs may hold this many bytes (``EMPATHY_LAB_VISITOR_MAX_MB``) …
+    visitor_max_bytes: int = 50 * 2**20
+    #: … and this many runs (``EMPATHY_LAB_VISITOR_MAX_RUNS``).
+    visitor_max_runs: int = 10
+    #: Every visitor's runs together (``EMPATHY_LAB_VISITORS_MAX_MB``): oldest removed first.
+    visitors_max_bytes: int = 2000 * 2**20
+    #: Days a visitor's runs and Gradio's copies of files are kept (``EMPATHY_LAB_KEEP_DAYS``).
+    keep_days: float = 7.0
+    #: The largest request body (``EMPATHY_LAB_MAX_REQUEST_MB``; uploads have their own cap).
+    max_request_bytes: int = 2**20
     #: How the empathy head's encoder runs (``EMPATHY_LAB_ENCODER_RUNTIME``): ``onnx``
     #: (ONNX Runtime, exported once from the packaged weights) or ``torch``.
     encoder_runtime: str = "onnx"
@@ -214,10 +240,40 @@ class Settings:
             max_flag_log_bytes=_megabytes(merged, "EMPATHY_LAB_MAX_FLAG_LOG_MB", 50),
             keys=Keys({name: merged.get(name, "") for name in KEY_ENV_VARS}),
             encoder_runtime=merged.get("EMPATHY_LAB_ENCODER_RUNTIME", "onnx").strip() or "onnx",
+            admin_token=merged.get("EMPATHY_LAB_ADMIN_TOKEN", "").strip(),
+            public=merged.get("EMPATHY_LAB_PUBLIC", "1" if merged.get("SPACE_ID") else "") == "1",
+            visitor_max_bytes=_megabytes(merged, "EMPATHY_LAB_VISITOR_MAX_MB", 50),
+            visitor_max_runs=max(1, _int(merged, "EMPATHY_LAB_VISITOR_MAX_RUNS", 10)),
+            visitors_max_bytes=_megabytes(merged, "EMPATHY_LAB_VISITORS_MAX_MB", 2000),
+            keep_days=max(0.01, _float(merged, "EMPATHY_LAB_KEEP_DAYS", 7.0)),
+            max_request_bytes=_megabytes(merged, "EMPATHY_LAB_MAX_REQUEST_MB", 1),
         )
 
 
 SETTINGS = Settings.from_env()
+
+
+@cache
+def server_secret() -> bytes:
+    """The server's own signing secret (``EMPATHY_LAB_SECRET``, else made once and kept in the
+    cache folder, readable by the server's user only). It signs visitor ids
+    (:mod:`core.visitors`); it never reaches a browser.
+    """
+    given = os.environ.get("EMPATHY_LAB_SECRET", "").strip()
+    if given:
+        return given.encode()
+    path = SETTINGS.cache_dir / "server.secret"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # made before (or by another worker just now)
+        pass
+    else:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(random_tokens.token_urlsafe(32))
+    return path.read_text(encoding="utf-8").strip().encode()
+
+
 #: Batch runs, one folder each (results.csv, run.json, report.html): ``EMPATHY_LAB_RUNS_DIR``.
 RUNS_DIR = SETTINGS.runs_dir
 #: Optional public sets that do not ship (their terms give no licence to redistribute):

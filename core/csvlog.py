@@ -150,11 +150,23 @@ class CsvLog:
         with self.path.open(encoding="utf-8", newline="") as fh:
             any_cell_size()
             header = next(csv.reader(fh), [])
-        if tuple(header) != self.fields:
+        if _older(header, self.fields):
+            self._widen(len(self.fields) - len(header))
+        elif tuple(header) != self.fields:
             raise CsvLogError(
                 f"{self.path} has other columns than this version writes; move it aside "
                 "(nothing was written) and try again"
             )
+
+    def _widen(self, more: int) -> None:
+        """Give a log an earlier version wrote (its columns a first part of this version's) the
+        columns added since, empty in its rows (call under the locks; whole or not at all)."""
+        with self.path.open(encoding="utf-8", newline="") as fh:
+            rows = list(csv.reader(fh, strict=True))
+        widened = [list(self.fields)] + [cells + [""] * more for cells in rows[1:] if cells]
+        part = self.path.with_name(f".{self.path.name}.widen")
+        part.write_text(_csv_text(widened), encoding="utf-8", newline="")
+        os.replace(part, self.path)
 
     def read(self) -> list[dict[str, str]]:
         """Every row, cells unsanitised; ``[]`` when there is no file yet."""
@@ -212,7 +224,7 @@ def read_log(path: Path, fields: Sequence[str] | None = None) -> list[dict[str, 
         header = next(reader, None)
         if header is None:
             return []
-        if fields is not None and tuple(header) != tuple(fields):
+        if fields is not None and tuple(header) != tuple(fields) and not _older(header, fields):
             raise CsvLogError(f"{path}, line 1: unexpected header {header[:4]}…")
         for cells in reader:
             if not cells:
@@ -221,7 +233,31 @@ def read_log(path: Path, fields: Sequence[str] | None = None) -> list[dict[str, 
                 raise CsvLogError(
                     f"{path}, line {reader.line_num}: {len(cells)} fields, expected {len(header)}"
                 )
-            rows.append({k: unsanitize_cell(v) for k, v in zip(header, cells, strict=True)})
+            row = {k: unsanitize_cell(v) for k, v in zip(header, cells, strict=True)}
+            rows.append({**dict.fromkeys(fields or (), ""), **row})
     except csv.Error as exc:
         raise CsvLogError(f"{path}, line {reader.line_num}: {exc}") from None
     return rows
+
+
+def _older(header: Sequence[str], fields: Sequence[str]) -> bool:
+    """Whether ``header`` is an earlier version's: the first part of ``fields``, shorter.
+
+    >>> _older(["a", "b"], ("a", "b", "c")), _older(["a", "c"], ("a", "b", "c"))
+    (True, False)
+    """
+    return 0 < len(header) < len(fields) and tuple(header) == tuple(fields[: len(header)])
+
+
+def write_copy(destination: Path, fields: Sequence[str], rows: Iterable[Mapping[str, str]]) -> int:
+    """Write ``rows`` (as :meth:`CsvLog.read` gives them) to a new CSV at ``destination``, each
+    cell formula-safe and key-free as the log writes it; returns how many rows.
+
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> write_copy(out, ("a",), [{"a": "=1+1"}]), read_log(out)
+    (1, [{'a': '=1+1'}])
+    """
+    kept = [[safe_cell(row.get(f, "")) for f in fields] for row in rows]
+    destination.write_text(_csv_text([list(fields), *kept]), encoding="utf-8", newline="")
+    return len(kept)

@@ -48,9 +48,10 @@ FIELDS: tuple[str, ...] = (
     "original_reply",
     "app_version",
     "note",
+    "visitor",
 )
-#: The cells that make two flags the same reply (flagged on the same page).
-SAME_REPLY: tuple[str, ...] = ("page", "responder_id", "message", "reply")
+#: The cells that make two flags the same reply (flagged on the same page, by the same visitor).
+SAME_REPLY: tuple[str, ...] = ("page", "responder_id", "message", "reply", "visitor")
 #: The kept keys of a safety check's entry in ``scores``: the screen's (``safety_verdict`` is
 #: ``safe``, ``not safe``, ``uncertain`` or ``not checked``; a flag written before it has
 #: none), then the second opinion's (the LLM safety judge, when it was asked), in the
@@ -87,6 +88,8 @@ class FlagRecord:
     perturbation_method: str = ""
     original_reply: str = ""
     note: str = ""
+    #: Whose flag it is: the visitor's owner tag (:func:`core.visitors.owner_tag`), or blank.
+    visitor: str = ""
 
     @classmethod
     def from_reply(
@@ -95,6 +98,7 @@ class FlagRecord:
         reply: Mapping[str, Any],
         scores: Sequence[Mapping[str, Any]],
         note: str = "",
+        visitor: str = "",
     ) -> FlagRecord:
         """A record from a :meth:`responders.base.Reply.to_dict` view and its scores; a reply
         to a conversation keeps every turn (``Seeker:`` / ``Supporter:`` lines) as its message."""
@@ -112,6 +116,7 @@ class FlagRecord:
             temperature=reply.get("temperature"),
             scores=scores,
             note=note,
+            visitor=visitor,
         )
 
     def values(self) -> dict[str, str]:
@@ -140,6 +145,7 @@ class FlagRecord:
             "original_reply": self.original_reply,
             "app_version": APP_VERSION,
             "note": self.note,
+            "visitor": self.visitor,
         }
         return values
 

@@ -23,7 +23,9 @@ import datetime as dt
 import hashlib
 import json
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -56,7 +58,28 @@ FIELDS: tuple[str, ...] = (
     "blind",
     "scores_shown",
     "app_version",
+    "visitor",
 )
+#: Whose ratings this request may read (an owner tag, :func:`core.visitors.owner_tag`); None:
+#: everyone's (a local run, or the operator). Set with :func:`ratings_of`.
+_READER: ContextVar[str | None] = ContextVar("ratings_reader", default=None)
+
+
+@contextmanager
+def ratings_of(owner: str | None) -> Iterator[None]:
+    """Within the block, :meth:`RatingLog.table` holds only ``owner``'s ratings (None: all).
+
+    >>> with ratings_of("abc"):
+    ...     _READER.get()
+    'abc'
+    >>> _READER.get() is None
+    True
+    """
+    token = _READER.set(owner)
+    try:
+        yield
+    finally:
+        _READER.reset(token)
 
 
 def item_id(message: str, reply: str) -> str:
@@ -85,6 +108,8 @@ class RatingRecord:
     blind: bool = False
     responder_id: str = ""
     scores_shown: Sequence[Mapping[str, Any]] = field(default_factory=list)
+    #: Whose rating it is: the visitor's owner tag (:func:`core.visitors.owner_tag`), or blank.
+    visitor: str = ""
 
     def values(self) -> dict[str, str]:
         """The CSV row; :class:`InputError` with a plain message for anything missing or odd."""
@@ -120,6 +145,7 @@ class RatingRecord:
             "blind": "1" if self.blind else "0",
             "scores_shown": json.dumps(list(self.scores_shown), ensure_ascii=False),
             "app_version": APP_VERSION,
+            "visitor": self.visitor,
         }
 
 
@@ -135,8 +161,11 @@ class RatingLog(FlagLog):
         return CsvLog.append(self, record.values(), secrets)
 
     def table(self) -> pd.DataFrame:
-        """Every rating, components as numbers (empty frame with the columns when none)."""
-        df = pd.DataFrame(self.read(), columns=list(FIELDS))
+        """Every rating this request may read (:func:`ratings_of`), components as numbers
+        (empty frame with the columns when none)."""
+        owner = _READER.get()
+        rows = [r for r in self.read() if owner is None or (owner and r["visitor"] == owner)]
+        df = pd.DataFrame(rows, columns=list(FIELDS))
         for column in (*COMPONENTS, "overall"):
             df[column] = pd.to_numeric(df[column], errors="coerce")
         return df

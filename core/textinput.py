@@ -60,6 +60,8 @@ def clean_text(text: object, *, limit: int | None = None, what: str = "message")
     if not isinstance(text, str):
         raise InputError(f"The {what} must be text.")
     limit = SETTINGS.max_message_chars if limit is None else limit
+    if len(text) > 2 * limit + 1000:  # refused before any cleaning: it cannot fit however clean
+        raise InputError(_too_long(what, len(text), limit))
     text = _SURROGATES.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _JUNK.sub("", text)
@@ -68,8 +70,12 @@ def clean_text(text: object, *, limit: int | None = None, what: str = "message")
     if not text:
         raise InputError(f"The {what} is empty: {_FILL.get(what, 'type or paste it first.')}")
     if len(text) > limit:
-        raise InputError(
-            f"The {what} is {len(text):,} characters long; the limit is {limit:,}. "
-            "Shorten it (keep the part that matters most) and try again."
-        )
+        raise InputError(_too_long(what, len(text), limit))
     return text
+
+
+def _too_long(what: str, length: int, limit: int) -> str:
+    return (
+        f"The {what} is {length:,} characters long; the limit is {limit:,}. "
+        "Shorten it (keep the part that matters most) and try again."
+    )

@@ -17,6 +17,8 @@ from config import BUNDLED_DATA_DIR
 from core.conversation import parse_conversation
 from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.textinput import InputError, clean_text
+from core.visitors import owner_tag
+from pages.widgets.kept_words import FLAG_KEPT
 from pages.widgets.lab_results import at_the_top, kept_note, lab_outputs
 from pages.widgets.notice import REFUSALS, problem
 from pages.widgets.pace import judge_speed
@@ -24,6 +26,7 @@ from pages.widgets.progress import gradio_progress
 from pages.widgets.robustness_report import report_section
 from pages.widgets.scores import names
 from pages.widgets.send_to_lab import LabInputs
+from pages.widgets.visitor import on_load, visitor_state
 from perturbations.registry import PERTURBATIONS, resolve
 from responders.registry import default_responder_ids, get_responder
 from scorers.base import Score
@@ -120,8 +123,8 @@ def lab_on_page(
         return (gr.skip(),) * 4 + (kept_note(problem(exc), shown),)
 
 
-def flag_row(rows: list[dict], perturbation_id: str, note: str) -> str:
-    """Append one lab row (variant, seed, method, scores) to the flag log."""
+def flag_row(rows: list[dict], perturbation_id: str, note: str, visitor: str | None = None) -> str:
+    """Append one lab row (variant, seed, method, scores) to the flag log, as ``visitor``'s."""
     row = next((r for r in rows or [] if r["variant"]["perturbation_id"] == perturbation_id), None)
     if row is None:
         return "Run the lab first, then pick a row to flag."
@@ -136,6 +139,7 @@ def flag_row(rows: list[dict], perturbation_id: str, note: str) -> str:
         perturbation_method=variant["method"],
         original_reply=variant["source"],
         note=note or "",
+        visitor=owner_tag(visitor),
     )
     try:
         FlagLog().append(record)
@@ -168,9 +172,9 @@ def pick_example(name: str) -> tuple[object, ...]:
     )
 
 
-def _lab_section() -> LabInputs:
-    """One reply perturbed every way, its table, chart and flag row; returns what another
-    page may fill (:data:`LAB_INPUTS`)."""
+def _lab_section(visitor: gr.BrowserState) -> LabInputs:
+    """One reply perturbed every way, its table, chart and flag row (flags are ``visitor``'s);
+    returns what another page may fill (:data:`LAB_INPUTS`)."""
     with gr.Row():
         with gr.Column(scale=3):
             example = gr.Dropdown(example_names(), value=None, label="Example reply")
@@ -214,7 +218,7 @@ def _lab_section() -> LabInputs:
     rows_state = gr.State(None)  # the shown result's flaggable rows; None before any
     with gr.Row(equal_height=True):  # the button as tall as the boxes beside it
         flag_pick = gr.Dropdown([], label="Row to flag")
-        flag_note = gr.Textbox(label="Note (optional)")
+        flag_note = gr.Textbox(label="Note (optional)", info=FLAG_KEPT)
         flag_button = gr.Button("Flag this row")
     flag_status = gr.Markdown()
     shown = [table, chart, rows_state, flag_pick, lab_note]
@@ -234,7 +238,10 @@ def _lab_section() -> LabInputs:
         api_name=False,
     )
     flag_button.click(
-        flag_row, [rows_state, flag_pick, flag_note], flag_status, api_name="flag_lab_row"
+        flag_row,
+        [rows_state, flag_pick, flag_note, visitor],
+        flag_status,
+        api_name="flag_lab_row",
     )
     return LabInputs(example, reply, message, lab_note, rows_state)
 
@@ -257,7 +264,9 @@ def _build() -> tuple[gr.Blocks, LabInputs]:
             "below 3: the *Formulaic positivity* example starts low (the local judge gave it "
             "1/1/1), leaving the injection room to lift it."
         )
-        lab = _lab_section()
+        visitor = visitor_state()
+        on_load(page, visitor)
+        lab = _lab_section(visitor)
         report_section(SCORER_CHOICES)
     return page, lab
 

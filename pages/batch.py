@@ -18,6 +18,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from config import RUNS_DIR, SETTINGS
+from core.textinput import InputError
+from core.visitor_runs import check_room, prune
+from pages.widgets.kept_words import runs_kept
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import responder_choices, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
@@ -135,6 +138,7 @@ def run_page(
     with _STOPS_LOCK:  # a second Run must not take over the first run's Stop button
         if str(folder) in _STOPS:
             raise gr.Error(busy_message(name.strip()))
+        make_room(folder)
         _STOPS[str(folder)] = stop
     try:
         outcome = run_batch(
@@ -155,6 +159,16 @@ def run_page(
             if _STOPS.get(str(folder)) is stop:
                 _STOPS.pop(str(folder))
     return (outcome_text(outcome, stopped=stop.is_set()), *_results(folder))
+
+
+def make_room(folder: Path) -> None:
+    """Remove visitors' runs past the operator's days and disk cap (never one running), then
+    refuse this run when its visitor has no room left (:mod:`core.visitor_runs`)."""
+    prune(RUNS_DIR / "visitors", busy=frozenset(Path(p) for p in _STOPS))
+    try:
+        check_room(folder.parent, folder.name)
+    except InputError as exc:
+        raise gr.Error(str(exc)) from None
 
 
 def outcome_text(outcome: BatchOutcome, stopped: bool) -> str:
@@ -276,6 +290,7 @@ def build() -> gr.Blocks:
             radar = gr.Plot(label="Profile per component", show_label=False)
             bars = gr.Plot(label="Means with 95% intervals", show_label=False)
         files = gr.File(label="Report (HTML) and every reply (CSV)", file_count="multiple")
+        gr.Markdown(runs_kept())
         with gr.Accordion("How to read the results (intervals, d, Wasserstein, p)", open=False):
             gr.Markdown(terms_markdown())
         busy = (gr.update(interactive=False), gr.update(interactive=True))

@@ -24,9 +24,13 @@ from pathlib import Path
 
 import gradio as gr
 
+from core.csvlog import write_copy
 from core.flags import FIELDS, FlagLog, FlagLogError
+from core.visitors import is_operator, may_read_all, own_rows, reader_of
+from pages.widgets.kept_words import NOT_OPERATOR, OPERATOR_HELP
 from pages.widgets.names import responder_name, scorer_name
 from pages.widgets.safety_words import MESSAGE_RISK, MET_BY_REPLY
+from pages.widgets.visitor import on_load, visitor_state
 
 #: What the flag's scores call the LLM safety judge's second opinion.
 SECOND_OPINION_NAME = "Second opinion (LLM safety judge)"
@@ -165,11 +169,12 @@ def _who(row: dict[str, str]) -> str:
     return "Adversarial lab variant" if row.get("perturbation_id") else "—"
 
 
-def latest_rows(n: float = 20) -> tuple[list[list[str]], str]:
-    """The newest rows for the viewer, and a status line."""
+def latest_rows(n: float = 20, reader: str | None = None) -> tuple[list[list[str]], str]:
+    """The newest rows ``reader`` may read (None: every row; else an owner tag,
+    :func:`core.visitors.reader_of`) for the viewer, and a status line."""
     log = FlagLog()
     try:
-        rows = log.read()
+        rows = own_rows(log.read(), reader)
     except FlagLogError as exc:
         return [], f"The log could not be read: {exc}"
     view = [
@@ -185,7 +190,8 @@ def latest_rows(n: float = 20) -> tuple[list[list[str]], str]:
         ]
         for row in reversed(rows[-int(n) :])
     ]
-    return view, f"{len(rows)} flagged case(s); showing the newest {len(view)}."
+    whose = "" if reader is None else " of yours (other visitors' flags are the operator's)"
+    return view, f"{len(rows)} flagged case(s){whose}; showing the newest {len(view)}."
 
 
 def download_copy(log: FlagLog) -> str | None:
@@ -221,27 +227,52 @@ def _remove_old_copies(root: Path, keep: Path) -> None:
             pass
 
 
-def show_log(n: float = 20) -> tuple[list[list[str]], str, str | None, object]:
+def own_copy(log: FlagLog, reader: str) -> str | None:
+    """A copy of ``reader``'s own flags (an owner tag), for their download (None: none yet)."""
+    rows = own_rows(log.read(), reader)
+    if not rows:
+        return None
+    root = Path(tempfile.gettempdir()) / "empathy-lab-flag-downloads"
+    folder = root / f"own-{uuid.uuid4().hex}"
+    folder.mkdir(parents=True, exist_ok=True)
+    write_copy(folder / "my-flags.csv", FIELDS, rows)
+    _remove_old_copies(root, keep=folder)
+    return str(folder / "my-flags.csv")
+
+
+def show_log(n: float = 20, visitor: str | None = None) -> tuple[object, ...]:
     """The newest rows, the status line, the log as it is now to download, and its stamp.
 
-    The download and the table come from the same moment, so what a visitor
-    downloads is never older than the table shown.
+    On a public server a visitor sees and downloads their own flags only; the whole log is
+    the operator's (:func:`operator_copy`). The download and the table come from the same
+    moment, so what a visitor downloads is never older than the table shown.
     """
     log = FlagLog()
     stamp = log.stamp()
-    view, status = latest_rows(n)
+    reader = reader_of(visitor)
+    view, status = latest_rows(n, reader)
     try:
-        copy = download_copy(log)
+        copy = download_copy(log) if reader is None else own_copy(log, reader)
     except (FlagLogError, OSError):  # the status line already says why
         copy = None
     return view, status, copy, stamp
 
 
-def on_tick(n: float, shown: object) -> tuple[object, ...]:
+def on_tick(n: float, shown: object, visitor: str | None = None) -> tuple[object, ...]:
     """A timer's tick: nothing to send while the log is as this tab last showed it."""
     if FlagLog().stamp() == shown:
         return (gr.skip(),) * 4
-    return show_log(n)
+    return show_log(n, visitor)
+
+
+def operator_copy(token: str) -> str | None:
+    """The whole log for the operator (their ``EMPATHY_LAB_ADMIN_TOKEN``; on a local run of
+    one's own, anyone); anyone else is refused (an empty box: nothing yet)."""
+    if not (token or "").strip() and not may_read_all():
+        return None
+    if not (is_operator(token) or may_read_all()):
+        raise gr.Error(NOT_OPERATOR)
+    return download_copy(FlagLog())
 
 
 def build() -> gr.Blocks:
@@ -271,16 +302,26 @@ def build() -> gr.Blocks:
         with gr.Row():
             download = gr.DownloadButton("Download the log (CSV)")
             gr.Markdown(DISK_NOTE)
+        with gr.Accordion("The whole log (the operator)", open=False):
+            gr.Markdown(OPERATOR_HELP)
+            with gr.Row():
+                token = gr.Textbox(label="Operator token", type="password", scale=3)
+                whole = gr.DownloadButton("Download every flag (CSV)", scale=1)
+        visitor = visitor_state()
         shown = gr.State()  # the stamp of the log this tab shows (and would download)
         outputs = [table, status, download, shown]
-        refresh.click(show_log, count, outputs, api_name="latest_flags")
-        count.release(show_log, count, outputs, api_name=False)
-        page.load(show_log, count, outputs, api_name=False)
+        refresh.click(show_log, [count, visitor], outputs, api_name="latest_flags")
+        count.release(show_log, [count, visitor], outputs, api_name=False)
+        on_load(page, visitor)
+        page.load(show_log, [count, visitor], outputs, api_name=False)
+        token.submit(operator_copy, token, whole, api_name=False)
+        token.blur(operator_copy, token, whole, api_name=False)
         # Flags made on other pages show up without pressing Refresh, and the download
         # follows: the moment the page comes into view, and on every tick while it is
         # open. Each sends nothing unless the log changed since this tab last showed it.
         for look in (sight.click, gr.Timer(TICK_S).tick):
-            look(on_tick, [count, shown], outputs, api_name=False, show_progress="hidden")
+            look(on_tick, [count, shown, visitor], outputs, api_name=False,
+                 show_progress="hidden")  # fmt: skip
     return page
 
 

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import gradio as gr
 
+from config import KEY_ENV_VARS
 from core.numbers import fmt
+from core.ratings import ratings_of
+from core.visitors import reader_of
 from pages import trust_judges
 from pages.widgets.calibration_tab import calibration_tab
 from pages.widgets.calibration_tab import run_calibration as run_calibration  # the page's API
@@ -33,6 +36,7 @@ from pages.widgets.trust import (
 )
 from pages.widgets.trust_notes import trust_note
 from pages.widgets.trust_words import RATED_BY, RATERS_AGREE, agreement_verdict, by_part
+from pages.widgets.visitor import on_load, visitor_state
 from reports import alignment as charts
 from scorers.registry import offered_scorer_ids
 from studies import alignment
@@ -109,7 +113,18 @@ def _ceiling(report: dict, part: str) -> tuple[float, float] | None:
 
 
 def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
-    """Score, compare, draw; returns the page's outputs and the state for calibration."""
+    """Score, compare, draw; returns the page's outputs and the state for calibration.
+
+    ``keys``: the key boxes, then this browser's visitor id: on a public server "Ratings made
+    here" are the visitor's own (:func:`core.ratings.ratings_of`).
+    """
+    keys, visitor = keys[: len(KEY_ENV_VARS)], (keys[len(KEY_ENV_VARS) :] or (None,))[0]
+    with ratings_of(reader_of(visitor)):
+        return _align(scorer_id, source, upload, mapping, scale, sample, boot, keys, progress)
+
+
+def _align(scorer_id, source, upload, mapping, scale, sample, boot, keys, progress):  # type: ignore[no-untyped-def]
+    """:func:`run_align` for the ratings this request may read."""
     try:
         n_boot = alignment.checked_resamples(boot)  # before a long run, not during it
     except ValueError as exc:
@@ -164,9 +179,11 @@ def _build() -> tuple[gr.Blocks, gr.Radio]:
             "size says how long that sample takes."
         )
         keys, _ = key_boxes()
+        visitor = visitor_state()
+        on_load(page, visitor)
         # Four long tab names: on a phone Gradio's default hid three behind a "⋯" menu.
         with gr.Tabs(overflow_behavior="wrap"):
-            state, source = _agreement_tab(scorers, keys)
+            state, source = _agreement_tab(scorers, keys, visitor)
             calibration_tab(state)
             trust_judges.pairwise_tab(scorers, keys)
             trust_judges.panel_tab(scorers, keys)
@@ -186,9 +203,11 @@ def _sources() -> list[tuple[str, str]]:
     return [*bundled_choices(), ("my CSV file (upload below)", UPLOAD)]
 
 
-def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State, gr.Radio]:
-    """The "Agreement with people" tab and its event; returns the report's state and the
-    choice of labelled set."""
+def _agreement_tab(
+    scorers: list[str], keys: list[gr.Textbox], visitor: gr.BrowserState
+) -> tuple[gr.State, gr.Radio]:
+    """The "Agreement with people" tab and its event (``visitor``: whose ratings made here it
+    reads on a public server); returns the report's state and the choice of labelled set."""
     sources = _sources()
     with gr.Tab("Agreement with people"):
         with gr.Row():  # the long names get room: a dropdown cuts what does not fit
@@ -238,7 +257,7 @@ def _agreement_tab(scorers: list[str], keys: list[gr.Textbox]) -> tuple[gr.State
         box.change(_timing, [scorer, sample], timing, api_name=False, show_progress="hidden")
     aligned = go_align.click(
         with_notice(run_align, 7, clears=True),
-        [scorer, source, upload, mapping, scale, sample, boot, *keys],
+        [scorer, source, upload, mapping, scale, sample, boot, *keys, visitor],
         [notice, summary, table, scatter, dist, shift, files, state],
         api_name="align",
     )

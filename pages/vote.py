@@ -17,6 +17,7 @@ from core.csvlog import CsvLogError
 from core.progress import Progress, silent
 from core.questions import by_label
 from core.textinput import InputError
+from core.visitors import voter_id
 from pages.widgets.ballot import (
     NAME_PICKERS_JS,
     after_vote,
@@ -39,12 +40,12 @@ from pages.widgets.round_maker import (
     timed,
 )
 from pages.widgets.share import hand_off
-from pages.widgets.visitor import voter_state
+from pages.widgets.visitor import NO_VISITOR, ensure_visitor, visitor_of, visitor_state
 from pages.widgets.vote_results import results_tab
 from reports.vote_reveal import reveal_markdown
 from scorers.registry import offered_scorer_ids
 from studies.votes.log import AlreadyVoted, VoteLog, cast_vote
-from studies.votes.rounds import MAX_REPLIES, load_round, new_voter_id
+from studies.votes.rounds import MAX_REPLIES, load_round
 from studies.votes.setup import make_round
 
 INTRO = (
@@ -59,13 +60,18 @@ STOPPED = (
 )
 
 
-def open_round(code: str, voter: str) -> list[object]:
-    """Show round ``code`` to this session; returns [voter, round code, *ballot updates]."""
+def open_round(code: str, visitor: str) -> list[object]:
+    """Show round ``code`` to this browser; returns [visitor, round code, *ballot updates].
+
+    The voter is the server's, derived from the visitor id it issued (:func:`voter_id`), never
+    a name the request gives: one browser, one vote a round.
+    """
     try:
         rnd = load_round(code)
     except InputError as exc:
         raise gr.Error(str(exc)) from None
-    voter = voter or new_voter_id()
+    visitor = ensure_visitor(visitor)
+    voter = voter_id(visitor)
     try:
         voted = VoteLog().has_voted(rnd.code, voter)
     except CsvLogError as exc:
@@ -75,15 +81,16 @@ def open_round(code: str, voter: str) -> list[object]:
     reveal = (  # after a reload the voter sees their vote and the reveal, not an empty ballot
         "*Your first vote stands.*\n\n" + reveal_markdown(rnd, voter, earlier) if earlier else ""
     )
-    return [voter, rnd.code, *ballot_updates(rnd, voter, note, earlier, reveal)]
+    return [visitor, rnd.code, *ballot_updates(rnd, voter, note, earlier, reveal)]
 
 
-def on_load(voter: str, request: gr.Request) -> list[object]:
-    """Open the round named in the page address (``?round=K7Q2``), if any."""
+def on_load(visitor: str, request: gr.Request) -> list[object]:
+    """Give the browser its visitor id, and open the round named in the page address
+    (``?round=K7Q2``), if any."""
     code = (request.query_params.get("round") or "") if request else ""
     if not code.strip():
-        return [gr.skip()] * (4 + MAX_REPLIES + 3)
-    return [code.strip().upper(), *open_round(code, voter)]
+        return [gr.skip(), visitor_of(visitor, request), *[gr.skip()] * (2 + MAX_REPLIES + 3)]
+    return [code.strip().upper(), *open_round(code, visitor_of(visitor, request))]
 
 
 def create(
@@ -96,7 +103,7 @@ def create(
     seed: str | float | None,
     max_tokens: float,
     temperature: float,
-    voter: str,
+    visitor: str,
     *key_values: str,
     progress: Progress = silent,
 ) -> list[object]:
@@ -129,8 +136,8 @@ def create(
         "Students type the code on the Vote page, or open the link below (copy it with its "
         "button, or let them scan its code)." + left_out
     )
-    voter = voter or new_voter_id()
-    return [rnd.code, share, voter, rnd.code, *ballot_updates(rnd, voter)]
+    visitor = ensure_visitor(visitor)
+    return [rnd.code, share, visitor, rnd.code, *ballot_updates(rnd, voter_id(visitor))]
 
 
 def create_following(
@@ -160,11 +167,11 @@ def create_following(
     yield made_round
 
 
-def open_or_keep(code: str, voter: str, shown: str) -> list[object]:
-    """The Open button: [notice, voter, round code, *ballot updates]; ``shown`` is the round on
-    screen, which a refused code leaves there, marked as the earlier round."""
+def open_or_keep(code: str, visitor: str, shown: str) -> list[object]:
+    """The Open button: [notice, visitor, round code, *ballot updates]; ``shown`` is the round
+    on screen, which a refused code leaves there, marked as the earlier round."""
     try:
-        return ["", *open_round(code, voter)]
+        return ["", *open_round(code, visitor)]
     except REFUSALS as exc:
         what = f"round {(code or '').strip().upper()} was not opened"
         return [problem(exc), gr.skip(), gr.skip(), kept_header(shown, what, exc),
@@ -178,10 +185,14 @@ def round_link(code: str, request: gr.Request) -> tuple[object, str]:
     return gr.update(value=link, visible=bool(link)), qr
 
 
-def vote(code: str, voter: str, most: str | None, least: str | None, reason: str) -> str:
-    """Record this session's vote, then reveal the sources and scores."""
-    if not code or not voter:
+def vote(code: str, visitor: str, most: str | None, least: str | None, reason: str) -> str:
+    """Record this browser's vote (its voter derived from the visitor id the server issued),
+    then reveal the sources and scores."""
+    if not code:
         raise gr.Error("Open or create a round first.")
+    voter = voter_id(visitor)
+    if not voter:
+        raise gr.Error(NO_VISITOR)
     try:
         rnd = load_round(code)
         row = cast_vote(rnd, voter, most or "", least or "", reason or "")
@@ -200,7 +211,7 @@ def build() -> gr.Blocks:
     """Build the vote page."""
     with gr.Blocks(title="Empathy Lab · Vote") as page:
         gr.Markdown(INTRO)
-        voter, current = voter_state(), gr.State("")
+        voter, current = visitor_state(), gr.State("")
         with gr.Tab("Vote"):
             with gr.Row():
                 code_box = gr.Textbox(label="Round code", placeholder="K7Q2", scale=3)
@@ -217,7 +228,7 @@ def build() -> gr.Blocks:
                                   interactive=False, visible=False)  # fmt: skip
                 qr = gr.Markdown()
             round_md, boxes, most, least, reason, vote_button, reveal = ballot_widgets()
-        results_code = results_tab()
+        results_code = results_tab(voter)
         shown = [round_md, *boxes, most, least, reveal]
         # A button is active only when it can act: Open needs a code, Vote an open round.
         code_box.change(
@@ -225,7 +236,8 @@ def build() -> gr.Blocks:
             api_name=False,
         )  # fmt: skip
         current.change(  # Vote says so, and cannot be pressed (nor Why? edited), once voted
-            lambda c, v: (vote_button_for(c, v), reason_box_for(c, v), c or gr.skip()),
+            lambda c, v: (vote_button_for(c, voter_id(v)), reason_box_for(c, voter_id(v)),
+                          c or gr.skip()),
             [current, voter], [vote_button, reason, results_code], api_name=False,
         )  # fmt: skip
         open_button.click(
@@ -246,7 +258,8 @@ def build() -> gr.Blocks:
         vote_button.click(
             reports_problems(0)(vote), [current, voter, most, least, reason], reveal,
             api_name="vote",
-        ).then(after_vote, [current, voter], [vote_button, most, least, reason],
+        ).then(lambda c, v: after_vote(c, voter_id(v)), [current, voter],
+               [vote_button, most, least, reason],
                api_name=False)  # fmt: skip
         page.load(on_load, voter, [code_box, voter, current, *shown], api_name=False)
         page.load(teacher_view, None, teacher, api_name=False)

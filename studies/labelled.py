@@ -186,7 +186,9 @@ def _epitome(sample: int | None, seed: int) -> LabelledSet:
 
 
 def _ratings_here(sample: int | None, seed: int) -> LabelledSet:
-    ratings = load_ratings()
+    ratings = load_ratings()  # on a public server, this visitor's own (core.ratings.ratings_of)
+    if ratings.empty:
+        raise ValueError(NOT_INSTALLED["ratings-here"])
     df = _pick(per_reply(ratings), sample, seed)
     comps = ["cognitive", "emotional", "behavioral"]
     human = {c: df[c].to_numpy(dtype=float) for c in comps}

@@ -138,7 +138,7 @@ def test_keys_that_do_not_look_like_keys_never_reach_the_file(tmp_path, monkeypa
     ("damage", "message"),
     [
         (lambda t: t + 'a,b,"unterminated\n', r"line \d+"),
-        (lambda t: t + "only,three,fields\r\n", r"line 4: 3 fields, expected 17"),
+        (lambda t: t + "only,three,fields\r\n", r"line 4: 3 fields, expected 18"),
         (lambda t: t.replace("note 1", "note\x001"), "NUL"),
         (lambda t: "hand,made,header\r\n" + t, "line 1: unexpected header"),
     ],

@@ -64,7 +64,10 @@ def test_app_start_launches_with_the_limit_and_the_runs_folder(monkeypatch):
     monkeypatch.setattr(app.demo, "launch", lambda **kwargs: seen.update(kwargs))
     app.start(server_port=7999)
     assert seen["max_file_size"] == config.SETTINGS.max_upload_bytes == 20 * 2**20
-    assert seen["allowed_paths"] == [str(config.RUNS_DIR)]
+    # Only visitors' run folders (each named by a digest of its visitor's id), never a
+    # command-line run beside them; and no run history in the browser.
+    assert seen["allowed_paths"] == [str(config.RUNS_DIR / "visitors")]
+    assert seen["run_history"] is False
     assert seen["server_port"] == 7999  # the caller's own options still go through
 
 

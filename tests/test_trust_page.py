@@ -77,7 +77,7 @@ def client() -> Iterator:
 
 @pytest.mark.slow
 def test_alignment_and_calibration_from_the_page(client) -> None:
-    keys = [""] * 4
+    keys = [""] * 4 + [None]  # the four key boxes, then the visitor id (none: a fresh browser)
     # the head trained on every rubric label: agreement there would be memory. The refusal
     # stays beside the button (a lasting notice), not in a toast.
     notice, *_ = client.predict(
@@ -269,7 +269,11 @@ def test_the_labelled_sets_are_read_again_when_the_page_opens(monkeypatch) -> No
     """Newcomer walk: "Ratings made here" stayed "not installed" after a rating was saved,
     until the server restarted (the choices were read once, when the page was built)."""
     page = trust.build()
-    (load,) = [f for f in page.fns.values() if any(t[1] == "load" for t in f.targets)]
+    (load,) = [
+        f
+        for f in page.fns.values()
+        if any(t[1] == "load" for t in f.targets) and f.fn is trust.fresh_sources
+    ]
     monkeypatch.setattr(trust, "bundled_choices", lambda: [("Ratings made here", "ratings")])
     assert ("Ratings made here", "ratings") in load.fn()["choices"]
 

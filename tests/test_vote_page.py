@@ -14,6 +14,7 @@ import pytest
 from gradio_client import Client
 
 from core.questions import load_questions
+from core.visitors import ensure_visitor
 from responders import registry
 from studies.votes import rounds as votes_module
 from studies.votes.log import VoteLog
@@ -84,9 +85,8 @@ def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
     reveals = []
     for session, (most, least) in enumerate([("A", "B"), ("B", "A")]):
         student = Client(url, verbose=False)
-        voter = (
-            f"student-{session}"  # a browser keeps its voter id in its storage; a client sends it
-        )
+        # A browser keeps the visitor id the server issued it; a client sends it back.
+        voter = ensure_visitor(None)
         notice, kept_voter, *shown_now = student.predict(
             code.lower(), voter, api_name="/open_round"
         )
@@ -126,17 +126,21 @@ def test_make_a_round_vote_from_two_sessions_reveal_and_results(url, folder):
         assert fh.readline().strip() == "source,score,ci_low,ci_high,most_share,least_share,n"
 
 
+#: A visitor id this server issued (what a browser keeps and sends back).
+V1 = ensure_visitor(None)
+
+
 def test_bad_votes_and_codes_are_clear_messages(url, folder):
     rnd = create_round("I feel alone.", [Entry("a/x", "one"), Entry("b/y", "two")], folder=folder)
     client = Client(url, verbose=False)
     # Every refusal stays beside its button as a lasting notice (no toast, no red badges).
-    assert "no round ZZZZ" in client.predict("ZZZZ", "v1", api_name="/open_round")[0]
+    assert "no round ZZZZ" in client.predict("ZZZZ", V1, api_name="/open_round")[0]
     with pytest.raises(Exception, match=r"Open or create a round first|not in the list"):
-        client.predict("v1", "A", "B", "", api_name="/vote")  # Gradio refuses a letter not offered
-    client.predict(rnd.code, "v1", api_name="/open_round")
-    assert "must be different" in client.predict("v1", "A", "A", "", api_name="/vote")
+        client.predict(V1, "A", "B", "", api_name="/vote")  # Gradio refuses a letter not offered
+    client.predict(rnd.code, V1, api_name="/open_round")
+    assert "must be different" in client.predict(V1, "A", "A", "", api_name="/vote")
     _code, share, *_ = client.predict(
-        None, "A message nobody bundled.", [LOCAL], ["study"], "", [], None, 64, 0.7, "v1",
+        None, "A message nobody bundled.", [LOCAL], ["study"], "", [], None, 64, 0.7, V1,
         *NO_KEYS, api_name="/create_round",
     )  # fmt: skip
     assert share.startswith("⚠️") and "at least two replies" in share

@@ -15,6 +15,7 @@ import gradio as gr
 import pytest
 
 from config import ROOT
+from core.visitors import ensure_visitor, voter_id
 from studies.votes import rounds as votes_module
 from studies.votes.log import cast_vote
 from studies.votes.rounds import Entry, VoteRound, create_round
@@ -64,13 +65,14 @@ def test_a_reopened_round_shows_the_voters_own_picks_closed(vote_folder):
     from pages import vote
 
     rnd = three_replies(vote_folder)
-    cast_vote(rnd, "student-1", "B", "C", folder=vote_folder)
-    _voter, _code, header, *rest = vote.open_round(rnd.code, "student-1")
+    student_1, student_2 = ensure_visitor(None), ensure_visitor(None)  # ids the server issued
+    cast_vote(rnd, voter_id(student_1), "B", "C", folder=vote_folder)
+    _visitor, _code, header, *rest = vote.open_round(rnd.code, student_1)
     most, least = rest[votes_module.MAX_REPLIES : votes_module.MAX_REPLIES + 2]
     assert "already voted" in header
     assert (most["value"], least["value"]) == ("B", "C")
     assert most["interactive"] is False and least["interactive"] is False
-    fresh = vote.open_round(rnd.code, "student-2")[3 + votes_module.MAX_REPLIES]
+    fresh = vote.open_round(rnd.code, student_2)[3 + votes_module.MAX_REPLIES]
     assert fresh["value"] is None and fresh["interactive"] is True
 
 

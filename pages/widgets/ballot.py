@@ -15,6 +15,7 @@ import gradio as gr
 
 from core.csvlog import CsvLogError
 from core.textinput import InputError
+from pages.widgets.kept_words import VOTE_KEPT
 from pages.widgets.notice import problem
 from studies.votes.log import VoteLog
 from studies.votes.rounds import MAX_REPLIES, VoteRound, ballot, load_round
@@ -95,7 +96,7 @@ def ballot_widgets() -> Ballot:
     with gr.Row():
         most = gr.Radio([], label=PICKERS["vote-most"], elem_id="vote-most")
         least = gr.Radio([], label=PICKERS["vote-least"], elem_id="vote-least")
-    reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000)
+    reason = gr.Textbox(label="Why? (optional, a sentence)", max_length=2000, info=VOTE_KEPT)
     vote = gr.Button("Vote", variant="primary", interactive=False)
     reveal = gr.Markdown(elem_classes=["vote-reveal"])  # its table: style.CSS
     return Ballot(header, boxes, most, least, reason, vote, reveal)

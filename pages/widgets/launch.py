@@ -6,10 +6,14 @@
 
 - ``max_file_size``: an upload over the operator's ``EMPATHY_LAB_MAX_UPLOAD_MB``
   is refused by Gradio before it reaches a page;
-- ``allowed_paths``: the runs folder (``EMPATHY_LAB_RUNS_DIR``), so a batch's
-  report and results are served wherever the operator keeps runs. A visitor's
-  runs live under ``visitors/<digest of their id>/`` (:mod:`pages.widgets.visitor`),
-  so a file there is reachable only by who knows that digest.
+- ``allowed_paths``: the visitors' part of the runs folder (``EMPATHY_LAB_RUNS_DIR``
+  ``/visitors``), so a batch's report and results are served wherever the operator keeps
+  runs. A visitor's runs live under ``visitors/<digest of their id>/``
+  (:mod:`core.visitors`), so a file there is reachable only by who knows that digest;
+  runs made on the command line, beside it, are never served.
+- ``run_history``: off. Gradio 6 otherwise keeps every call's inputs, typed keys
+  and messages included, in the browser's storage and lists them at ``/gradio_api/runs``.
+- ``app_kwargs``: a cap on every request's body (:mod:`pages.widgets.body_cap`).
 - ``i18n``: words Gradio's own English lacks (:data:`GRADIO_WORDS`), so its status tracker
   never puts a bare key such as ``common.complete`` on the page.
 """
@@ -23,28 +27,49 @@ from collections.abc import Callable
 from typing import Any
 
 import config
+from core.visitors import EVERY_INTERFACE
 
 #: Words Gradio 6 (6.31) asks its translations for but its English lacks: when a run ends its
 #: status tracker announces ``i18n("common.complete")`` in a hidden live region (a screen
 #: reader read out "common.complete"). Any browser language falls back to these English words.
 GRADIO_WORDS = {"common.complete": "Done"}
-#: Hosts that mean "every network interface".
-EVERY_INTERFACE = ("0.0.0.0", "::", "[::]")
 
 
 def launch_options() -> dict[str, object]:
     """Keyword arguments for :meth:`gradio.Blocks.launch` (read from :mod:`config` now).
 
     >>> sorted(launch_options())
-    ['allowed_paths', 'i18n', 'max_file_size']
+    ['allowed_paths', 'app_kwargs', 'i18n', 'max_file_size', 'run_history']
+    >>> launch_options()["run_history"]
+    False
     """
     import gradio as gr
+    from starlette.middleware import Middleware
 
+    from pages.widgets.body_cap import BodyCap
+
+    settings = config.SETTINGS
+    cap = Middleware(  # type: ignore[arg-type]
+        BodyCap, max_bytes=settings.max_request_bytes, upload_bytes=settings.max_upload_bytes
+    )
     return {
-        "max_file_size": config.SETTINGS.max_upload_bytes,
-        "allowed_paths": [str(config.RUNS_DIR)],
+        "max_file_size": settings.max_upload_bytes,
+        "allowed_paths": [str(config.RUNS_DIR / "visitors")],
         "i18n": gr.I18n(en=GRADIO_WORDS),
+        "run_history": False,
+        "app_kwargs": {"middleware": [cap]},
     }
+
+
+def cache_retention() -> tuple[int, int]:
+    """Gradio's ``delete_cache``: (how often, after how long) its copies of files served to
+    visitors are removed, in seconds: the operator's ``EMPATHY_LAB_KEEP_DAYS``, at most a day.
+
+    >>> cache_retention()
+    (3600, 86400)
+    """
+    age = int(min(config.SETTINGS.keep_days, 1.0) * 86400)
+    return min(3600, age), age
 
 
 def running_line(url: str, host: str = "", note: str = "") -> str:
@@ -88,7 +113,12 @@ def serve(
 
     Gradio's own start-up lines are left out (``quiet``): this one line says it all.
     """
+    from core.visitors import served_on
+
     wait = not launch.pop("prevent_thread_lock", False)
+    served_on(str(launch.get("server_name") or os.environ.get("GRADIO_SERVER_NAME", "")))
+    if getattr(demo, "delete_cache", None) is None:
+        demo.delete_cache = cache_retention()
     try:
         demo.launch(**{"quiet": True, **launch, "prevent_thread_lock": True})
     except OSError as exc:  # the port was taken between the check and the start

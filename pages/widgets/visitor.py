@@ -1,11 +1,13 @@
-"""Who is visiting: a random id kept in the visitor's browser, so their work stays theirs.
+"""Who is visiting: an id the server issues and signs, kept in the visitor's browser, so their
+work stays theirs (:mod:`core.visitors` says what is derived from it).
 
 On a public Space strangers share one server. Each browser gets an
-unguessable id on its first visit, kept in its local storage (encrypted with
-a secret only the server holds) so it survives a reload; a visitor's batch
-runs live in a folder named from that id, which no other visitor can name,
-read, resume or stop. A caller without a browser (the API) sends an id of its
-own to continue a run; without one it gets a fresh id, so a fresh folder, per call.
+unguessable id on its first visit, kept in its local storage so it survives
+a reload; a visitor's batch runs live in a folder named from that id, which
+no other visitor can name, read, resume or stop, and their flags, ratings
+and votes are tagged with a digest of it, so each visitor can download their
+own. An id the server did not issue is replaced (:func:`ensure_visitor`), so
+a caller of the API cannot pass as another visitor.
 
 >>> a, b = ensure_visitor(None), ensure_visitor(None)
 >>> a != b and ensure_visitor(a) == a
@@ -16,59 +18,58 @@ True
 
 from __future__ import annotations
 
-import hashlib
-import re
-import secrets
 from functools import cache
 from pathlib import Path
 
 import gradio as gr
 
-from config import SETTINGS
+from core.visitors import checked_visitor, ensure_visitor, folder_name
+
+__all__ = ["checked_visitor", "ensure_visitor", "on_load", "visitor_folder", "visitor_state"]
 
 #: Where the browser keeps the id.
 STORAGE_KEY = "empathy-lab-visitor"
-_TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
+#: What a request without an id this server issued is told.
+NO_VISITOR = (
+    "This browser has no visitor id yet: reload the page and try again. (Scripts: the "
+    "command line, `python cli.py`, does the same work on your own machine.)"
+)
 
 
 @cache
 def storage_secret() -> str:
-    """The server's secret for the browser storage (made once, kept in the cache folder)."""
-    path = SETTINGS.cache_dir / "visitor.secret"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
-        path.chmod(0o600)
-    return path.read_text(encoding="utf-8").strip()
+    """The key Gradio scrambles this app's browser storage with (it reaches the browser, so it
+    guards nothing on its own: what matters is signed by :func:`config.server_secret`)."""
+    import hashlib
+    import hmac
+
+    from config import server_secret
+
+    return hmac.new(server_secret(), b"browser-storage", hashlib.sha256).hexdigest()[:32]
 
 
 def visitor_state() -> gr.BrowserState:
-    """The id in this browser's storage (fill it with :func:`ensure_visitor` on load)."""
+    """The id in this browser's storage (fill it with :func:`on_load`)."""
     return gr.BrowserState(None, storage_key=STORAGE_KEY, secret=storage_secret())
 
 
-def voter_state() -> gr.BrowserState:
-    """A class-vote voter id kept in this browser's storage, so a reload is the same voter.
-
-    Its own key, unrelated to the visitor id (a vote log shows voter ids, never a key to
-    anyone's runs).
-    """
-    return gr.BrowserState("", storage_key="empathy-lab-voter", secret=storage_secret())
-
-
-def ensure_visitor(current: str | None) -> str:
-    """``current`` when it is a well-formed id, else a new random one."""
-    if isinstance(current, str) and _TOKEN.match(current):
-        return current
-    return secrets.token_urlsafe(24)
-
-
 def visitor_folder(root: Path, visitor: str | None, name: str) -> Path:
-    """``root/visitors/<digest of the id>/<name>``: only this visitor can name it."""
-    digest = hashlib.sha256(ensure_visitor(visitor).encode()).hexdigest()[:32]
+    """``root/visitors/<digest of the id>/<name>``: only this visitor can name it.
+
+    Raises :class:`gradio.Error` for an id this server did not issue.
+    """
+    digest = folder_name(visitor)
+    if not digest:
+        raise gr.Error(NO_VISITOR)
     return root / "visitors" / digest / name
+
+
+def visitor_of(current: str | None, request: gr.Request | None) -> str:
+    """This browser's id: the one it keeps, else a new one, the same for every page of the tab
+    (each page keeps its own copy, filled at once on a first visit)."""
+    return ensure_visitor(current, getattr(request, "session_hash", None) or "")
 
 
 def on_load(page: gr.Blocks, state: gr.BrowserState) -> None:
     """Give the browser an id on its first visit (kept on later ones)."""
-    page.load(ensure_visitor, state, state, api_name=False, show_progress="hidden")
+    page.load(visitor_of, state, state, api_name=False, show_progress="hidden")

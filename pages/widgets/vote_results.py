@@ -13,7 +13,9 @@ from pathlib import Path
 
 import gradio as gr
 
-from core.csvlog import CsvLogError
+from core.csvlog import CsvLogError, write_copy
+from core.visitors import is_operator, may_read_all, voter_id
+from pages.widgets.kept_words import NOT_OPERATOR, OPERATOR_HELP
 from pages.widgets.notice import notice_box, reports_problems
 from reports.votes import (
     AGREEMENT_HEADERS,
@@ -23,7 +25,7 @@ from reports.votes import (
     shares_chart,
     write_results,
 )
-from studies.votes.log import VoteLog
+from studies.votes.log import FIELDS, VoteLog
 from studies.votes.rounds import list_rounds
 from studies.votes.tally import SourceResult, tally
 
@@ -137,8 +139,31 @@ def shown_in(found: Sequence[SourceResult]) -> str:
     return f"{counted} {'vote' if high == 1 else 'votes'}"
 
 
-def votes_file() -> str | None:
-    """The vote log for the download button (None before the first vote)."""
+#: The columns of a visitor's own votes: no voter id, not even their own.
+OWN_FIELDS = tuple(f for f in FIELDS if f != "voter")
+
+
+def votes_file(visitor: str | None = None) -> str | None:
+    """The votes this browser may download (None when there are none): on a local run of one's
+    own the whole log; on a public server only this visitor's own votes, with no voter id."""
+    log = VoteLog()
+    if may_read_all():
+        return str(log.path) if log.path.exists() else None
+    voter = voter_id(visitor)
+    mine = [r for r in log.read() if voter and r["voter"] == voter]
+    if not mine:
+        return None
+    path = Path(tempfile.mkdtemp(prefix="my-votes-")) / "my-votes.csv"
+    write_copy(path, OWN_FIELDS, mine)
+    return str(path)
+
+
+def operator_votes(token: str) -> str | None:
+    """The whole vote log for the operator's token (an empty box: nothing yet)."""
+    if not (token or "").strip() and not may_read_all():
+        return None
+    if not (is_operator(token) or may_read_all()):
+        raise gr.Error(NOT_OPERATOR)
     path = VoteLog().path
     return str(path) if path.exists() else None
 
@@ -154,8 +179,9 @@ def table_box(elem_id: str) -> gr.HTML:
     )
 
 
-def results_tab() -> gr.Textbox:
-    """The Results tab and its events; returns its round-code box (the open round fills it)."""
+def results_tab(visitor: gr.BrowserState) -> gr.Textbox:
+    """The Results tab and its events (``visitor``: this browser's id, whose own votes it
+    downloads); returns its round-code box (the open round fills it)."""
     with gr.Tab("Results"):
         with gr.Row():
             results_code = gr.Textbox(label="Round code (blank = every round)", scale=3)
@@ -169,12 +195,19 @@ def results_tab() -> gr.Textbox:
         agreement = table_box("vote-agreement")
         with gr.Row():
             results_download = gr.DownloadButton("Download results (CSV)", value=None)
-            votes_download = gr.DownloadButton("Download votes (CSV)", value=votes_file)
+            votes_download = gr.DownloadButton("Download votes (CSV)")
+        with gr.Accordion("Every vote (the operator)", open=False):
+            gr.Markdown(OPERATOR_HELP)
+            with gr.Row():
+                token = gr.Textbox(label="Operator token", type="password", scale=3)
+                every = gr.DownloadButton("Download every vote (CSV)", scale=1)
+        token.submit(operator_votes, token, every, api_name=False)
+        token.blur(operator_votes, token, every, api_name=False)
     refresh.click(
         reports_problems(4, at=3)(results),
         results_code,
         [chart, ranking, agreement, status, results_download],
         api_name="results",
     )
-    refresh.click(votes_file, None, votes_download, api_name=False)
+    refresh.click(votes_file, visitor, votes_download, api_name=False)
     return results_code

@@ -208,7 +208,3 @@ def ballot(rnd: VoteRound, voter: str) -> list[tuple[str, str]]:
     """``[(letter, source), …]`` as ``voter`` sees them."""
     return list(zip(LETTERS, voter_order(rnd, voter), strict=False))
 
-
-def new_voter_id() -> str:
-    """A random voter id for one browser session (never derived from who they are)."""
-    return secrets.token_hex(8)
