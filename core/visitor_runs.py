@@ -77,9 +77,10 @@ def prune(
     days = settings.keep_days if keep_days is None else keep_days
     cap = settings.visitors_max_bytes if max_bytes is None else max_bytes
     now = time.time() if now is None else now
-    runs = [r for r in visitor_runs(visitors_root) if r.path not in busy]
+    every = visitor_runs(visitors_root)
+    runs = [r for r in every if r.path not in busy]
     removed = [r for r in runs if now - r.changed > days * 86400]
-    total = sum(r.size for r in runs if r not in removed)
+    total = sum(r.size for r in every if r not in removed)  # a busy run takes room too
     for run in runs:
         if total <= cap:
             break
