@@ -48,7 +48,7 @@ def test_a_visitor_with_no_room_is_told_so_and_may_continue_a_run(tmp_path):
     check_room(owner, "first", max_runs=1, max_bytes=1000)  # continuing is not a new run
     with pytest.raises(InputError, match="1 batch runs kept here"):
         check_room(owner, "second", max_runs=1, max_bytes=1000)
-    with pytest.raises(InputError, match="take 0.0 MB here"):
+    with pytest.raises(InputError, match=r"take 0\.0 MB here"):
         check_room(owner, "first", max_runs=5, max_bytes=50)
 
 
