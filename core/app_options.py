@@ -52,6 +52,17 @@ def settings_help() -> str:
         ("EMPATHY_LAB_FLAG_DIR", s.flag_dir, "flagged cases"),
         ("EMPATHY_LAB_VOTES_DIR", s.votes_dir, "vote rounds"),
         ("EMPATHY_LAB_CACHE", s.cache_dir, "models, scores, calibrations"),
+        ("EMPATHY_LAB_PUBLIC", "1" if s.public else "off", "strangers share this server"),
+        ("EMPATHY_LAB_ADMIN_TOKEN", "set" if s.admin_token else "not set", "operator's token"),
+        ("EMPATHY_LAB_VISITOR_MAX_RUNS", s.visitor_max_runs, "batch runs one visitor keeps"),
+        ("EMPATHY_LAB_VISITOR_MAX_MB", f"{s.visitor_max_bytes / 2**20:g} MB", "one visitor's runs"),
+        (
+            "EMPATHY_LAB_VISITORS_MAX_MB",
+            f"{s.visitors_max_bytes / 2**20:g} MB",
+            "all visitors' runs",
+        ),
+        ("EMPATHY_LAB_KEEP_DAYS", f"{s.keep_days:g}", "days a visitor's run is kept"),
+        ("EMPATHY_LAB_MAX_REQUEST_MB", f"{s.max_request_bytes / 2**20:g} MB", "largest request"),
         ("EMPATHY_LAB_DATA_DIR", s.extra_data_dir, "optional data sets"),
     ]
     lines = [f"  {name:<30} {what} (now {value})" for name, value, what in rows]
