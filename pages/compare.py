@@ -53,10 +53,11 @@ from pages.widgets.reply_panels import (
     responder_choices,
     started_panels,
 )
-from pages.widgets.score_area import score_area
+from pages.widgets.score_area import Blinded, score_area
 from pages.widgets.scores import judge_cautions, judge_hint, names, ticked_by_default
 from pages.widgets.send_to_lab import LabSources
 from pages.widgets.shown_replies import started_updates, stop_lines
+from pages.widgets.visitor import on_load, visitor_state
 from scorers.registry import DEFAULT_SCORERS, scorer_label
 
 SAFETY_HELP = (
@@ -144,11 +145,11 @@ def _sampling() -> tuple[gr.Textbox, gr.Slider, gr.Slider]:
 def _wire_flags(
     flags: dict[str, FlagControls],
     replies: gr.State,
-    keys_in: list[gr.Textbox],
+    keys_in: list,
     asked: gr.State,
     replies_to: gr.Markdown,
 ) -> None:
-    """Each panel's flag button; when a run starts, the line naming its message, and the flag
+    """Each panel's flag button (``keys_in``: the key boxes, then the visitor id); when a run starts, the line naming its message, and the flag
     notes and answers about the last run's replies emptied."""
     for rid, flag in flags.items():
         flag.button.click(
@@ -182,7 +183,7 @@ def _build() -> tuple[gr.Blocks, LabSources]:
         message, selected, scorer_box, run, stop, rescore_button = _inputs()
         progress = gr.Markdown("", elem_id="compare-progress")
         replies_to = gr.Markdown("", elem_id="replies-to")  # the message the replies answer
-        columns, outputs, flags = reply_panels()
+        columns, outputs, flags, twins = reply_panels()
         texts, statuses = outputs[::2], outputs[1::2]  # each reply, and its status line
         rating = rating_box()
         carry_from, next_turn, carry_button, carried = carry_on_controls()
@@ -264,9 +265,14 @@ def _build() -> tuple[gr.Blocks, LabSources]:
             export_files,
             api_name="export_comparison",
         )
-        wire_rating(rating, page, replies, scores.hidden, scores.blind_note, keys_in, names,
-                    after=[event, rescoring])  # fmt: skip
-        _wire_flags(flags, replies, keys_in, asked, replies_to)
+        # Blind hides the scores and each panel's safety verdict (its line shown without it),
+        # again for each new comparison (Get replies) while it stays ticked.
+        blinded = Blinded([*scores.hidden, *statuses], [scores.blind_note, *twins])
+        visitor = visitor_state()  # whose flags and ratings these are
+        on_load(page, visitor)
+        wire_rating(rating, page, replies, blinded, keys_in, names, after=[event, rescoring],
+                    starts=(run,), visitor=visitor)  # fmt: skip
+        _wire_flags(flags, replies, [*keys_in, visitor], asked, replies_to)
         # A run starts: the panels it asks for, and no reply kept from the last run.
         # Its reply boxes too: one with no answer to this message (the therapist's to a pasted
         # one) is folded away, its status line saying why.

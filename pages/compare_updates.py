@@ -25,6 +25,8 @@ from pages.widgets.keys import typed_keys
 from pages.widgets.notice import REFUSALS, problem
 from pages.widgets.reply_panels import (
     RESPONDER_IDS,
+    SAFETY_END,
+    SAFETY_START,
 )
 from pages.widgets.safety_words import panel_safety, table_heading
 from pages.widgets.score_area import coloured
@@ -89,7 +91,9 @@ def _panel_updates(state: Comparison) -> list[str]:
             updates += ["", "not selected"]
             continue
         status = panel.summary()
-        status += panel_safety(state.safety.get(rid), state.opinions.get(rid))
+        safety = panel_safety(state.safety.get(rid), state.opinions.get(rid))
+        if safety:  # marked, so the page can show the line without it while Blind is ticked
+            status += SAFETY_START + safety + SAFETY_END
         if panel.reply is not None and panel.reply.attribution:
             status += f"\n\n<small>{panel.reply.attribution}</small>"
         updates += [panel.text, status]

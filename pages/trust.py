@@ -11,7 +11,6 @@ from pathlib import Path
 
 import gradio as gr
 
-from config import KEY_ENV_VARS
 from core.numbers import fmt
 from core.ratings import ratings_of
 from core.visitors import reader_of
@@ -36,7 +35,7 @@ from pages.widgets.trust import (
 )
 from pages.widgets.trust_notes import trust_note
 from pages.widgets.trust_words import RATED_BY, RATERS_AGREE, agreement_verdict, by_part
-from pages.widgets.visitor import on_load, visitor_state
+from pages.widgets.visitor import keys_and_visitor, on_load, visitor_state
 from reports import alignment as charts
 from scorers.registry import offered_scorer_ids
 from studies import alignment
@@ -118,7 +117,7 @@ def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, pr
     ``keys``: the key boxes, then this browser's visitor id: on a public server "Ratings made
     here" are the visitor's own (:func:`core.ratings.ratings_of`).
     """
-    keys, visitor = keys[: len(KEY_ENV_VARS)], (keys[len(KEY_ENV_VARS) :] or (None,))[0]
+    keys, visitor = keys_and_visitor(keys)
     with ratings_of(reader_of(visitor)):
         return _align(scorer_id, source, upload, mapping, scale, sample, boot, keys, progress)
 

@@ -124,9 +124,9 @@ def test_the_compare_pages_flag_button_says_when_the_flag_is_already_in_the_log(
     client = Client(url, verbose=False)
     question = load_questions()[2].question
     client.predict(question, [HUMAN], [], "", 64, 0.3, *NO_KEYS, api_name="/compare")
-    first = client.predict("not warm", *NO_KEYS, api_name="/flag_human")
-    second = client.predict("not warm", *NO_KEYS, api_name="/flag_human")
-    third = client.predict("", *NO_KEYS, api_name="/flag_human")
+    first = client.predict("not warm", *NO_KEYS, None, api_name="/flag_human")
+    second = client.predict("not warm", *NO_KEYS, None, api_name="/flag_human")
+    third = client.predict("", *NO_KEYS, None, api_name="/flag_human")
     assert first == "Flagged. It is in the Flags tab."
     assert second.startswith("Already in the flag log"), second
     assert "additional flag" in third

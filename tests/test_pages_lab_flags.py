@@ -57,7 +57,7 @@ def test_flag_from_the_compare_page_lands_with_every_field(client, flag_dir):
         api_name="/compare",
     )
     status = client.predict(
-        f"interesting; my key {SECRET}", SECRET, "", "", "", api_name="/flag_human"
+        f"interesting; my key {SECRET}", SECRET, "", "", "", None, api_name="/flag_human"
     )
     assert "Flagged" in status
     (row,) = FlagLog(flag_dir).read()
@@ -78,7 +78,7 @@ def test_flag_from_the_compare_page_lands_with_every_field(client, flag_dir):
 
 
 def test_flagging_before_running_says_so(client):
-    said = client.predict("", "", "", "", "", api_name="/flag_local")
+    said = client.predict("", "", "", "", "", None, api_name="/flag_local")
     # Nothing yet, or (this client's session kept an earlier test's comparison, which did
     # not ask the local model) no local reply on screen: either way nothing was flagged.
     assert "Nothing to flag" in said or "has no reply on screen to flag" in said, said
@@ -190,7 +190,7 @@ def compare_then_flag(client: Client, note: str, typed: str = "", system: str = 
     client.predict(
         question.question, ["human/counselchat"], [], system, 64, 0.3, *keys, api_name="/compare"
     )
-    return client.predict(note, *keys, api_name="/flag_human")
+    return client.predict(note, *keys, None, api_name="/flag_human")  # None: no visitor id
 
 
 def test_keys_that_do_not_look_like_keys_never_reach_the_file(client, flag_dir, monkeypatch):
@@ -224,7 +224,7 @@ def test_flags_tab_shows_the_newest_rows_and_downloads_the_log(client, flag_dir,
     assert "Flagged" in compare_then_flag(client, "first of two")
     assert "Flagged" in compare_then_flag(client, "second of two")
     total = len(FlagLog(flag_dir).read())
-    table, status, path = client.predict(5, api_name="/latest_flags")
+    table, status, path = client.predict(5, None, api_name="/latest_flags")
     rows = [dict(zip(table["headers"], r, strict=True)) for r in table["data"]]
     assert [r["Note"] for r in rows[:2]] == ["second of two", "first of two"]  # newest first
     assert len(rows) == min(5, total) and f"{total} flagged case(s)" in status

@@ -6,6 +6,8 @@ from __future__ import annotations
 import gradio as gr
 
 from core.flags import FlagLog, FlagLogError, FlagRecord
+from core.visitors import owner_tag
+from pages.widgets.visitor import keys_and_visitor
 from scorers.safety import SAFETY_ID, SafetyResult
 from scorers.safety.judge import SafetyOpinion
 from studies.comparison import SECOND_OPINION
@@ -45,7 +47,8 @@ def opinion_entry(opinion: SafetyOpinion) -> dict[str, object]:
 
 
 def flag_shown_reply(responder_id: str, state: dict, note: str, *key_values: str) -> str:
-    """Append ``responder_id``'s reply on screen, its scores and safety checks to the flag log.
+    """Append ``responder_id``'s reply on screen, its scores and safety checks to the flag log
+    (``key_values``: the key boxes, then this browser's visitor id, whose flag it is).
 
     The same reply flagged again for the same reason (the same note) is not written twice:
     the answer says it is already in the log; with another note it is an additional flag.
@@ -58,8 +61,9 @@ def flag_shown_reply(responder_id: str, state: dict, note: str, *key_values: str
                 "This responder has no reply on screen to flag (not asked, or it could not answer)."
             )
         return "Nothing to flag yet: get the replies first."
+    key_values, visitor = keys_and_visitor(key_values)
     scores = state.get("scores", {}).get(responder_id, [])
-    record = FlagRecord.from_reply("compare", reply, scores, note or "")
+    record = FlagRecord.from_reply("compare", reply, scores, note or "", owner_tag(visitor))
     try:
         written, earlier = FlagLog().append_once(record, secrets=[v for v in key_values if v])
     except FlagLogError as exc:

@@ -3,9 +3,10 @@
 Cognitive, Emotional and Behavioral 1–3 with the rubric's one-line anchors,
 "safe to send?" with the concern, a comment, and the rater's name or initials
 (typed once, kept in this browser's storage, never on the server beyond the
-ratings log). Blind mode hides the scorers' numbers until the rater has
-rated every reply on screen, so the numbers cannot anchor the next rating either: its tick sits above the box, in view
-under the replies before any score (ticking it opens the box). Saved through the one
+ratings log). Blind mode hides the scorers' numbers and the safety screen's verdicts until
+the rater has rated every reply on screen, so they cannot anchor the next rating either, and
+hides them again for each new comparison while it stays ticked: its tick sits above the box,
+in view under the replies before any score (ticking it opens the box). Saved through the one
 append-only log (:class:`core.ratings.RatingLog`) with the scores shown at
 that moment.
 """
@@ -17,10 +18,15 @@ from dataclasses import dataclass
 
 import gradio as gr
 
+from core.cells import unsanitize_cell
 from core.csvlog import CsvLogError
 from core.ratings import CONCERNS, RatingLog, RatingRecord
 from core.textinput import InputError
-from pages.widgets.visitor import storage_secret
+from core.visitors import owner_tag
+from pages.widgets.kept_words import RATING_KEPT
+from pages.widgets.score_area import Blinded, replies_on_screen, scores_shown, wire_blind
+from pages.widgets.score_area import blind_updates as blind_updates  # imported from here too
+from pages.widgets.visitor import keys_and_visitor, storage_secret
 from scorers.rubric import load_rubric
 
 #: What each concern code means, as the rating box offers it.
@@ -80,7 +86,8 @@ def rating_box() -> RatingBox:
     rubric = load_rubric()
     # In view before any score, not last in a closed box: the scores below came first.
     blind = gr.Checkbox(
-        label="Blind: hide the scorers' numbers below until I have rated every reply (no anchoring)",
+        label="Blind: hide the scorers' numbers and safety verdicts until I have rated every "
+        "reply (no anchoring)",
         elem_id="rate-blind",
     )
     with gr.Accordion(
@@ -108,6 +115,7 @@ def rating_box() -> RatingBox:
             )
         comment = gr.Textbox(label="Comment (optional)", lines=2, max_length=2000)
         save = gr.Button("Save my rating", variant="primary", size="sm")
+        gr.Markdown(f"<small>{RATING_KEPT}</small>")
         status = gr.Markdown()
     remembered = gr.BrowserState("", storage_key="empathy-lab-rater", secret=storage_secret())
     return RatingBox(
@@ -138,7 +146,10 @@ def save_rating(
     blind: bool,
     *key_values: str,
 ) -> tuple[str, str]:
-    """Append this rating of the chosen reply; returns (what happened, the rater to remember)."""
+    """Append this rating of the chosen reply; returns (what happened, the rater to remember:
+    the name as typed, spaces tidied, never as the log escapes it on disk). ``key_values``: the
+    key boxes, then this browser's visitor id (whose rating it is)."""
+    key_values, visitor = keys_and_visitor(key_values)
     reply = (saved or {}).get("replies", {}).get(which or "")
     if not reply or not reply.get("text"):
         return "⚠️ Get replies first, then pick the reply you rate.", gr.skip()
@@ -156,40 +167,22 @@ def save_rating(
         bool(blind),
         str(which),
         (saved or {}).get("scores", {}).get(which, []),
+        visitor=owner_tag(visitor),
     )
     try:
         row = RatingLog().append(record, secrets=[v for v in key_values if v])
     except (InputError, CsvLogError) as exc:
         return f"⚠️ {exc}", gr.skip()
+    # The row is as written: a name starting "=" has the log's escape quote; remembered with it,
+    # the next rating's name would be another rater's ("'=Dr", then "''=Dr"). The name as the log
+    # reads it back is the one typed.
+    name = unsanitize_cell(row["rater"])
     return (
-        f"{SAVED} {row['rater']} rated it {row['cognitive']}/{row['emotional']}/"
+        f"{SAVED} {name} rated it {row['cognitive']}/{row['emotional']}/"
         f"{row['behavioral']}. See how the scorers agree with your ratings on the Trust page "
         "(Ratings made here).",
-        row["rater"],
+        name,
     )
-
-
-def scores_shown(shown: bool, hidden: int = 3) -> list[dict]:
-    """The ``hidden`` score parts shown (or hidden), then the note saying why they are hidden.
-
-    >>> [u["visible"] for u in scores_shown(False, 2)]
-    [False, False, True]
-    """
-    return [gr.update(visible=shown)] * hidden + [gr.update(visible=not shown)]
-
-
-def blind_updates(on: bool, hidden: int = 3) -> list[dict]:
-    """Blind ticked: the ``hidden`` score parts hidden and the note saying why shown; unticked:
-    the scores shown again. The rating box is opened in the browser (:data:`OPEN_BOX`), never by
-    an update from here: Gradio 6 can take a box opened that way as open while it looks closed,
-    so the first click on it does nothing visible (gradio-app/gradio#13881).
-
-    >>> [u.get("visible") for u in blind_updates(True, 1)]
-    [False, True]
-    >>> any("open" in u for u in blind_updates(True, 1) + blind_updates(False, 1))
-    False
-    """
-    return scores_shown(not on, hidden)
 
 
 #: Opens the rating box when Blind is ticked, as a click on its heading does (only when closed).
@@ -205,13 +198,20 @@ CLEARED = [None, None, None, None, "", ""]
 
 
 def after_save(
-    saved: dict, rated: list, which: str | None, blind: bool, status: str, hidden: int = 3
+    saved: dict,
+    rated: list,
+    which: str | None,
+    blind: bool,
+    status: str,
+    hidden: int = 3,
+    notes: int = 1,
 ) -> list:
     """Once a rating is saved: unblind, the scores return; blind, they return only when every
     reply on screen is rated (one rating must not show the scores the next would anchor on),
     and the menu moves to the next reply not yet rated, with the form's answers emptied.
-    Returns updates for the ``hidden`` outputs and the note on them (:func:`scores_shown`),
-    then the rated list, the menu, the status, and the six answers (:data:`CLEARED`).
+    Returns updates for the ``hidden`` outputs and the ``notes`` in their place
+    (:func:`~pages.widgets.score_area.scores_shown`), then the rated list, the menu, the
+    status, and the six answers (:data:`CLEARED`).
 
     >>> saved = {"replies": {"a": {"text": "A"}, "b": {"text": "B"}}}
     >>> out = after_save(saved, [], "a", True, "Saved: x", hidden=1)
@@ -225,25 +225,24 @@ def after_save(
     """
     kept = [gr.skip()] * len(CLEARED)
     if not status.startswith(SAVED):
-        return [gr.skip()] * (hidden + 4) + kept
+        return [gr.skip()] * (hidden + notes + 3) + kept
     if not blind:
-        return [*scores_shown(True, hidden), gr.skip(), gr.skip(), gr.skip(), *kept]
-    replies = {
-        rid: r["text"] for rid, r in (saved or {}).get("replies", {}).items() if r.get("text")
-    }
-    done = [pair for pair in rated or [] if replies.get(pair[0]) == pair[1]]
+        return [*scores_shown(True, hidden, notes), gr.skip(), gr.skip(), gr.skip(), *kept]
+    replies = replies_on_screen(saved)
+    done = [list(pair) for pair in rated or [] if replies.get(pair[0]) == pair[1]]
     if which in replies and [which, replies[which]] not in done:
         done.append([which, replies[which]])
     left = [rid for rid, text in replies.items() if [rid, text] not in done]
     if not left:
-        note = " Every reply is rated: the scores are shown."
-        return [*scores_shown(True, hidden), done, gr.skip(), status + note, *kept]
+        note = " Every reply is rated: the scores and safety verdicts are shown."
+        return [*scores_shown(True, hidden, notes), done, gr.skip(), status + note, *kept]
     note = (
-        f" Rated {len(done)} of {len(replies)} replies; the scores stay hidden until you have "
-        "rated each one (or untick Blind). Next reply picked for you: the form is empty again."
+        f" Rated {len(done)} of {len(replies)} replies; the scores and safety verdicts stay "
+        "hidden until you have rated each one (or untick Blind). Next reply picked for you: the "
+        "form is empty again."
     )
     cleared = [gr.update(value=value) for value in CLEARED]
-    skipped = [gr.skip()] * (hidden + 1)
+    skipped = [gr.skip()] * (hidden + notes)
     return [*skipped, done, gr.update(value=left[0]), status + note, *cleared]
 
 
@@ -251,15 +250,17 @@ def wire(
     box: RatingBox,
     page: gr.Blocks,
     saved: gr.State,
-    hidden: list,
-    note: gr.Markdown,
+    parts: Blinded,
     keys: list,
     names: Callable[[str], str],
     after: list,
+    starts: tuple = (),
+    visitor: gr.BrowserState | None = None,
 ) -> None:
     """The box's events: the replies on screen in its menu once each event of ``after`` ends
-    (not on every streamed moment), remember the rater, hide ``hidden`` while blind (``note``
-    says why in their place), save, empty the form for the next reply and reveal."""
+    (not on every streamed moment), remember the rater, hide ``parts`` while blind (again on
+    each click of ``starts``, a new comparison: :func:`~pages.widgets.score_area.wire_blind`),
+    save, empty the form for the next reply and reveal."""
     for event in after:
         event.then(
             lambda state, current: reply_choices(state, current, names),
@@ -269,18 +270,16 @@ def wire(
             show_progress="hidden",
         )
     page.load(lambda name: name or "", box.remembered, box.rater, api_name=False)
-    box.blind.change(
-        lambda on: blind_updates(on, len(hidden)),
-        box.blind,
-        [*hidden, note],
-        js=OPEN_BOX,
-        api_name=False,
-    )
+    wire_blind(box.blind, saved, box.rated, parts, after, starts, js=OPEN_BOX)
     box.save.click(
-        save_rating, [saved, *box.inputs, *keys], [box.status, box.remembered], api_name="rate"
+        save_rating,
+        [saved, *box.inputs, *keys, *([visitor] if visitor is not None else [])],
+        [box.status, box.remembered],
+        api_name="rate",
     ).then(
-        lambda *args: after_save(*args, hidden=len(hidden)),
+        lambda *args: after_save(*args, **parts.sizes()),
         [saved, box.rated, box.which, box.blind, box.status],
-        [*hidden, note, box.rated, box.which, box.status, *box.answers],
+        [*parts.hidden, *parts.notes, box.rated, box.which, box.status, *box.answers],
         api_name=False,
+        show_progress="hidden",
     )

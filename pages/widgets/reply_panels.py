@@ -1,7 +1,9 @@
 """The Compare page's reply panels: one per offered responder, shown when ticked.
 
 Each panel has its reply (Markdown, streamed), a status line, and its flag controls
-(note + button) right beside it, shown only once there is a reply to flag. With them sits
+(note + button) right beside it, shown only once there is a reply to flag. The status line has
+a twin without its safety verdict (:data:`WITHOUT_SAFETY`), shown in its place while Blind holds
+the scores back (:mod:`pages.widgets.score_area`). With them sits
 "Try this reply in the Adversarial lab", hidden unless the app shows the lab as a tab
 (:mod:`pages.widgets.send_to_lab`).
 """
@@ -14,6 +16,7 @@ from typing import NamedTuple
 import gradio as gr
 
 from core.questions import by_label, find_question
+from pages.widgets.kept_words import FLAG_KEPT
 from pages.widgets.keys import typed_keys
 from pages.widgets.send_to_lab import BUTTON as LAB_BUTTON
 from responders.base import ResponderUnavailable
@@ -26,6 +29,17 @@ from responders.registry import (
 
 RESPONDER_IDS = default_responder_ids()
 PER_ROW = 3
+#: Around the safety verdict in a panel's status line (nothing on screen): the twin line drops
+#: what lies between them.
+SAFETY_START, SAFETY_END = "<!--safety-->", "<!--/safety-->"
+#: What the twin says in the verdict's place.
+SAFETY_HELD = "*Safety screen: hidden until you have rated every reply (Blind).*"
+#: The status line without its safety verdict, made in the browser whenever the line changes
+#: (while the run streams too, with no call to the server).
+WITHOUT_SAFETY = (
+    "(line) => (line || '').replace(/\\s*<!--safety-->[\\s\\S]*?<!--\\/safety-->/g, "
+    f"'\\n\\n{SAFETY_HELD}')"
+)
 #: A person's own answers (the therapist): they exist for the bundled questions only, so a
 #: picked question ticks them and a message that is no longer that question unticks them.
 PEOPLE = [rid for rid in RESPONDER_IDS if responder_class(rid).is_person]
@@ -200,13 +214,25 @@ class FlagControls(NamedTuple):
     to_lab: gr.Button
 
 
-def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict]:
-    """A column per offered responder (visible when ticked): its name, reply, status line and
-    flag controls; returns the columns, the (reply, status) outputs and each one's flag controls.
+def _status_lines(responder_id: str) -> tuple[gr.Markdown, gr.Markdown]:
+    """A panel's status line, and its twin without the safety verdict (hidden until Blind
+    shows it in the line's place), kept in step by the browser."""
+    status = gr.Markdown(initial_status(responder_id))
+    twin = gr.Markdown(initial_status(responder_id), visible=False)
+    quiet = {"api_name": False, "show_progress": "hidden"}
+    status.change(None, status, twin, js=WITHOUT_SAFETY, **quiet)
+    return status, twin
+
+
+def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict, list]:
+    """A column per offered responder (visible when ticked): its name, reply, status line (and
+    its twin without the safety verdict, hidden) and flag controls; returns the columns, the
+    (reply, status) outputs, each one's flag controls and the twins.
     """
     columns: list[gr.Column] = []
     outputs: list[gr.components.Component] = []
     flags: dict[str, FlagControls] = {}
+    twins: list[gr.Markdown] = []
     ticked = default_selection()
     for start in range(0, len(RESPONDER_IDS), PER_ROW):
         with gr.Row(equal_height=False):
@@ -222,7 +248,7 @@ def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict
                         min_height=80,
                         max_height=420,
                     )
-                    status = gr.Markdown(initial_status(rid))
+                    status, twin = _status_lines(rid)
                     with gr.Column(visible=False, elem_classes=["flag-row"]) as row:
                         with gr.Row(equal_height=True):  # the button as tall as the box
                             note = gr.Textbox(  # the label names it for screen readers
@@ -231,9 +257,11 @@ def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict
                                 show_label=False,
                             )
                             button = gr.Button("Flag this reply", size="sm")
+                        gr.Markdown(f"<small>{FLAG_KEPT}</small>")
                         flag_status = gr.Markdown()
                         to_lab = gr.Button(LAB_BUTTON, size="sm", visible=False)
                 columns.append(column)
                 outputs += [text, status]
                 flags[rid] = FlagControls(row, note, button, flag_status, to_lab)
-    return columns, outputs, flags
+                twins.append(twin)
+    return columns, outputs, flags, twins

@@ -2,7 +2,9 @@
 
 With "Blind" ticked (:mod:`pages.widgets.rating`) everything under the "Scores" heading is
 hidden, captions and help included (they stood over empty space), and one plain line says why
-in their place (:data:`BLIND_NOTE`).
+in their place (:data:`BLIND_NOTE`). The page hides each reply panel's safety verdict with them
+(its status line shows without it): until every reply on screen is rated, or Blind is unticked.
+A new comparison holds them back again while Blind stays ticked: its replies are not rated yet.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from scorers.registry import DEFAULT_SCORERS
 
 #: What the Scores section says while Blind hides the numbers.
 BLIND_NOTE = (
-    "*Scores are hidden while Blind is ticked: rate every reply to see them (or untick Blind).*"
+    "*Scores and safety verdicts are hidden while Blind is ticked: rate every reply to see "
+    "them (or untick Blind).*"
 )
 
 
@@ -76,3 +79,115 @@ def score_area(safety_help: str) -> ScoreArea:
     )
     hidden = [table, by_scorer, by_responder, help_text, cautions, cue, caption, caption_2]
     return ScoreArea(cautions, table, by_scorer, by_responder, hidden, blind_note)
+
+
+def scores_shown(shown: bool, hidden: int = 3, notes: int = 1) -> list[dict]:
+    """The ``hidden`` parts Blind hides shown (or hidden), then the ``notes`` shown in their
+    place (the line saying why, each panel's status line without its safety verdict) hidden
+    (or shown).
+
+    >>> [u["visible"] for u in scores_shown(False, 2)]
+    [False, False, True]
+    >>> [u["visible"] for u in scores_shown(True, 1, notes=2)]
+    [True, False, False]
+    """
+    return [gr.update(visible=shown)] * hidden + [gr.update(visible=not shown)] * notes
+
+
+def replies_on_screen(saved: dict | None) -> dict[str, str]:
+    """Each reply on screen (``saved``: the page's replies state) by its responder id."""
+    replies = (saved or {}).get("replies", {})
+    return {rid: r["text"] for rid, r in replies.items() if r.get("text")}
+
+
+def all_rated(saved: dict | None, rated: list | None) -> bool:
+    """Whether every reply on screen is rated: ``rated`` holds (reply id, reply text) pairs, so
+    a new comparison's reply is not rated yet, even where its responder's last reply was.
+
+    >>> on_screen = {"replies": {"a": {"text": "new words"}}}
+    >>> all_rated(on_screen, [["a", "old words"]]), all_rated(on_screen, [("a", "new words")])
+    (False, True)
+    """
+    done = [list(pair) for pair in rated or []]
+    return all([rid, text] in done for rid, text in replies_on_screen(saved).items())
+
+
+def blind_updates(on: bool, hidden: int = 3, notes: int = 1) -> list[dict]:
+    """Blind ticked: the ``hidden`` parts (scores, safety verdicts) hidden and the ``notes`` in
+    their place shown (:func:`scores_shown`); unticked: the scores shown again. The rating box
+    is opened in the browser (:data:`pages.widgets.rating.OPEN_BOX`), never by an update from
+    here: Gradio 6 can take a box opened that way as open while it looks closed, so the first
+    click on it does nothing visible (gradio-app/gradio#13881).
+
+    >>> [u.get("visible") for u in blind_updates(True, 1)]
+    [False, True]
+    >>> any("open" in u for u in blind_updates(True, 1) + blind_updates(False, 1))
+    False
+    """
+    return scores_shown(not on, hidden, notes)
+
+
+def comparison_started(blind: bool, hidden: int = 3, notes: int = 1) -> list[dict]:
+    """Get replies pressed: while Blind is ticked, the scores and safety verdicts are hidden
+    again (the last comparison's ratings revealed them; the new replies are not rated yet).
+
+    >>> [u["visible"] for u in comparison_started(True, 1)]
+    [False, True]
+    """
+    return scores_shown(not blind, hidden, notes)
+
+
+def comparison_ended(
+    saved: dict | None, rated: list | None, blind: bool, hidden: int = 3, notes: int = 1
+) -> list[dict]:
+    """A run, rescore or refusal ended: the scores shown unless Blind is ticked and a reply on
+    screen is not rated yet (a refused message leaves the rated replies, and their scores).
+
+    >>> on_screen = {"replies": {"a": {"text": "new words"}}}
+    >>> [u["visible"] for u in comparison_ended(on_screen, [["a", "old words"]], True, 1)]
+    [False, True]
+    >>> [u["visible"] for u in comparison_ended(on_screen, [["a", "new words"]], True, 1)]
+    [True, False]
+    """
+    return scores_shown(not blind or all_rated(saved, rated), hidden, notes)
+
+
+@dataclass
+class Blinded:
+    """What Blind hides on the page, and what it shows in their place."""
+
+    #: The scores section's parts, and each reply panel's status line with its safety verdict.
+    hidden: list[gr.components.Component]
+    #: The line saying why, and each panel's status line without its verdict.
+    notes: list[gr.components.Component]
+
+    def sizes(self) -> dict[str, int]:
+        """How many of each, as :func:`scores_shown` takes them."""
+        return {"hidden": len(self.hidden), "notes": len(self.notes)}
+
+
+def wire_blind(
+    blind: gr.Checkbox,
+    saved: gr.State,
+    rated: gr.State,
+    parts: Blinded,
+    after: list,
+    starts: tuple = (),
+    js: str | None = None,
+) -> None:
+    """When Blind hides ``parts``: ticked (``js`` run in the browser first), at once; a click of
+    ``starts`` (a new comparison) hides them again while it is ticked; once each event of
+    ``after`` ends, they show only if every reply on screen is rated (``rated``) or it is
+    unticked. Revealing after the last rating is :func:`pages.widgets.rating.after_save`'s."""
+    outputs, sizes = [*parts.hidden, *parts.notes], parts.sizes()
+    quiet = {"api_name": False, "show_progress": "hidden"}
+    blind.change(lambda on: blind_updates(on, **sizes), blind, outputs, js=js, **quiet)
+    for button in starts:
+        button.click(lambda on: comparison_started(on, **sizes), blind, outputs, **quiet)
+    for event in after:
+        event.then(
+            lambda state, done, on: comparison_ended(state, done, on, **sizes),
+            [saved, rated, blind],
+            outputs,
+            **quiet,
+        )

@@ -70,6 +70,19 @@ def visitor_of(current: str | None, request: gr.Request | None) -> str:
     return ensure_visitor(current, getattr(request, "session_hash", None) or "")
 
 
+def keys_and_visitor(values: tuple) -> tuple[tuple, str | None]:
+    """A handler's trailing inputs split: the key boxes (:data:`config.KEY_ENV_VARS` order),
+    then this browser's visitor id when the page sends one (a caller of the API may not).
+
+    >>> keys_and_visitor(("k1", "", "", "", "id")), keys_and_visitor(("k1",))
+    ((('k1', '', '', ''), 'id'), (('k1',), None))
+    """
+    from config import KEY_ENV_VARS
+
+    count = len(KEY_ENV_VARS)
+    return values[:count], (values[count:] or (None,))[0]
+
+
 def on_load(page: gr.Blocks, state: gr.BrowserState) -> None:
     """Give the browser an id on its first visit (kept on later ones)."""
     page.load(visitor_of, state, state, api_name=False, show_progress="hidden")
