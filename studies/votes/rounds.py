@@ -207,4 +207,3 @@ def voter_order(rnd: VoteRound, voter: str) -> list[str]:
 def ballot(rnd: VoteRound, voter: str) -> list[tuple[str, str]]:
     """``[(letter, source), …]`` as ``voter`` sees them."""
     return list(zip(LETTERS, voter_order(rnd, voter), strict=False))
-
