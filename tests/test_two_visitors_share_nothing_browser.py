@@ -142,6 +142,7 @@ def test_b_as_a_caller_of_the_api_gets_none_of_as_rows(public_app):
     url, _code = public_app
     b = Client(url, verbose=False)
     table, status, download = b.predict(200, None, api_name="/latest_flags")
+    assert "of yours" in status
     assert A_NOTE not in json.dumps(table) and download is None
     notice, *_ = b.predict("bert-head", "ratings-here", None, "", "1:3", 0, 0,
                                "", "", "", "", None, api_name="/align")  # fmt: skip
