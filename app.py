@@ -121,10 +121,14 @@ def preload() -> None:
 
 
 def warm_up() -> None:
-    """Load the local model and the empathy head before the first visitor needs them."""
+    """Remove visitors' runs past the operator's days and disk cap, then load the local model
+    and the empathy head before the first visitor needs them."""
+    from config import RUNS_DIR
+    from core.visitor_runs import prune
     from responders.local_llama import warm_up as warm_local
     from scorers.bert_head.head import load_head
 
+    prune(RUNS_DIR / "visitors")
     load_head()
     warm_local()
 
