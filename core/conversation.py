@@ -49,6 +49,13 @@ BUNDLED_FILE = BUNDLED_DATA_DIR / "conversations.jsonl"
 MAX_TURNS = 40
 _SPEAKER = re.compile(r"^\s*(" + "|".join(ROLE_WORDS) + r")\s*:\s?", re.IGNORECASE)
 _LABEL = {SEEKER: "Seeker", SUPPORTER: "Supporter"}
+#: A line that starts like a speaker's turn: a short name (one to three words) and a colon.
+_LABELLED = re.compile(r"^\s*([A-Za-z][\w'’.-]*(?: [\w'’.-]+){0,2})\s*:(?:\s|$)")
+#: Words before a colon that head a part of a post, never a speaker.
+NOT_SPEAKERS = frozenset(
+    "edit update note ps p.s p.s. tl;dr tldr background context question answer "
+    "warning trigger warning tw cw content warning summary sources source".split()
+)
 
 
 @dataclass(frozen=True)
@@ -148,6 +155,7 @@ def parse_conversation(text: object, *, want_reply: bool = True) -> Conversation
     raw = clean_text(text, limit=_limit(text), what=_what(text))
     turns = _json_turns(raw) if raw.startswith("[") else None
     if turns is None:
+        _refuse_unknown_speakers(raw)
         turns = _line_turns(raw) if _SPEAKER.match(raw) else [Turn(SEEKER, raw)]
     conversation = build(turns)
     if want_reply and not conversation.ends_with_seeker:
@@ -218,6 +226,37 @@ def _line_turns(raw: str) -> list[Turn]:
         else:
             turns[-1][1] += "\n" + line
     return [Turn(role, text) for role, text in turns]
+
+
+def _refuse_unknown_speakers(raw: str) -> None:
+    r"""Refuse (:class:`InputError`) a paste whose lines name a speaker this app does not know,
+    when it reads as a conversation: beside known speakers, or two or more such lines. Their
+    words would otherwise be credited to the turn above, or the whole paste read as one
+    message. One line such as "Edit:" or "Mum: she said…" in a plain message stays a message.
+
+    >>> _refuse_unknown_speakers("Seeker: I'm low.\nFriend: cheer up!\nSeeker: See?")
+    Traceback (most recent call last):
+    ...
+    core.textinput.InputError: Line 2 starts with “Friend:”, a speaker this app does not know, so it cannot tell whose words they are. Start each turn with Seeker: (the person who needs support) or Supporter: (the one answering), or User:/Assistant:, Client:/Therapist:, Me:/You:. Someone else's words go inside a turn: Seeker: My friend said “…”.
+    >>> _refuse_unknown_speakers("I'm low.\nEdit: thanks all\nUpdate: better")
+    """
+    lines = raw.split("\n")
+    found = [(n, m[1]) for n, line in enumerate(lines, 1) if (m := _LABELLED.match(line))]
+    known = [n for n, label in found if label.lower() in ROLE_WORDS]
+    unknown = [
+        (n, label)
+        for n, label in found
+        if label.lower() not in ROLE_WORDS and label.lower() not in NOT_SPEAKERS
+    ]
+    if not unknown or (not known and len(unknown) < 2):
+        return
+    number, label = unknown[0]
+    raise InputError(
+        f"Line {number} starts with “{label}:”, a speaker this app does not know, so it cannot "
+        "tell whose words they are. Start each turn with Seeker: (the person who needs "
+        "support) or Supporter: (the one answering), or User:/Assistant:, Client:/Therapist:, "
+        "Me:/You:. Someone else's words go inside a turn: Seeker: My friend said “…”."
+    )
 
 
 def _json_turns(raw: str) -> list[Turn] | None:
