@@ -29,6 +29,14 @@ def run_train(args: argparse.Namespace) -> int:
         labels = load_labels(Path(args.data), limit=args.limit)
     except (OSError, ValueError) as exc:
         return fail(str(exc), 2)
+    refusal = too_few_to_cross_validate(len(labels), len(set(messages(labels))), args.folds)
+    if refusal:
+        return fail(refusal, 2)
+    if len(labels) < FEW_REPLIES:
+        say(
+            f"warning: only {len(labels)} rated replies: the cross-validated figures will be "
+            f"wide (a rough guide at best); {FEW_REPLIES} or more give steadier ones"
+        )
     config = ht.TrainConfig(
         epochs=args.epochs,
         lr=args.lr,
@@ -79,6 +87,40 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Fewer rated replies than this and train-head warns that its cross-validated figures are wide.
+FEW_REPLIES = 50
+
+
+def messages(labels) -> list[str]:  # type: ignore[no-untyped-def]
+    """Each row's cross-validation group: its message (a reply without one: itself)."""
+    message = labels.get("message", labels.reply)
+    return message.fillna(labels.reply).astype(str).tolist()
+
+
+def too_few_to_cross_validate(replies: int, groups: int, folds: int) -> str:
+    """Why ``folds``-fold cross-validation cannot run on ``replies`` rated replies to ``groups``
+    different messages (a message's replies stay in one fold), or "" when it can.
+
+    >>> too_few_to_cross_validate(2, 1, 5)
+    'train-head needs at least 5 rated replies to 5 different messages for 5 folds (a message\'s replies are held out together); you have 2 replies to 1 message: rate 4 more replies, each to a message not rated yet (or use fewer --folds, at least 2)'
+    >>> too_few_to_cross_validate(6, 3, 2)
+    ''
+    """
+    if folds < 2:
+        return f"--folds must be at least 2 (got {folds})"
+    if groups >= folds:  # a message has at least one reply, so replies >= groups too
+        return ""
+    had = f"{replies} repl{'y' if replies == 1 else 'ies'} to {groups} message{'s' * (groups != 1)}"
+    more = folds - groups
+    fewer = " (or use fewer --folds, at least 2)" if folds > 2 else ""
+    return (
+        f"train-head needs at least {folds} rated replies to {folds} different messages for "
+        f"{folds} folds (a message's replies are held out together); you have {had}: rate "
+        + ("1 more reply, to a message" if more == 1 else f"{more} more replies, each to a message")
+        + f" not rated yet{fewer}"
+    )
+
+
 def labels_by(labels: object) -> str:
     """Who made the labels a head is trained on, for its card.
 
@@ -112,10 +154,8 @@ def _search(recipes, encoder, labels, y, augment, cv_config, folds):  # type: ig
             say(f"encoding variants of every reply: {', '.join(augment)} …")
             extra = ht.augment(encoder, recipe, labels, augment)
         say(f"{folds}-fold cross-validation, a message's replies in one fold ({name} input) …")
-        message = labels.get("message", labels.reply)
-        groups = message.fillna(labels.reply).astype(str).tolist()
         cv = ht.cross_validate(
-            x, y, cv_config, folds=folds, progress=say, extra=extra, groups=groups
+            x, y, cv_config, folds=folds, progress=say, extra=extra, groups=messages(labels)
         )
         search[name] = cv
         print_metrics(f"cross-validated, {name} input", cv)

@@ -53,10 +53,12 @@ _LABEL = {SEEKER: "Seeker", SUPPORTER: "Supporter"}
 _LABELLED = re.compile(r"^\s*([A-Za-z][\w'’.-]*(?: [\w'’.-]+){0,2})\s*:(?:\s|$)")
 #: Words before a colon that head a part of a post, never a speaker.
 NOT_SPEAKERS = frozenset(
-    ("edit", "update", "note", "ps", "p.s", "p.s.", "tl;dr", "tldr", "background", "context")
-    + ("question", "answer", "warning", "trigger warning", "tw", "cw", "content warning")
-    + ("summary", "source", "sources")
-)
+    {
+        "edit", "update", "note", "ps", "p.s", "p.s.", "tl;dr", "tldr", "background",
+        "context", "question", "answer", "warning", "trigger warning", "tw", "cw",
+        "content warning", "summary", "source", "sources",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
