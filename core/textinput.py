@@ -61,7 +61,7 @@ def clean_text(text: object, *, limit: int | None = None, what: str = "message")
         raise InputError(f"The {what} must be text.")
     limit = SETTINGS.max_message_chars if limit is None else limit
     if len(text) > 2 * limit + 1000:  # refused before any cleaning: it cannot fit however clean
-        raise InputError(_too_long(what, len(text), limit))
+        raise InputError(_too_long(what, len(text.strip()), limit))
     text = _SURROGATES.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _JUNK.sub("", text)
