@@ -29,14 +29,9 @@ def run_train(args: argparse.Namespace) -> int:
         labels = load_labels(Path(args.data), limit=args.limit)
     except (OSError, ValueError) as exc:
         return fail(str(exc), 2)
-    refusal = too_few_to_cross_validate(len(labels), len(set(messages(labels))), args.folds)
+    refusal = refused_or_warned(labels, args.folds)
     if refusal:
         return fail(refusal, 2)
-    if len(labels) < FEW_REPLIES:
-        say(
-            f"warning: only {len(labels)} rated replies: the cross-validated figures will be "
-            f"wide (a rough guide at best); {FEW_REPLIES} or more give steadier ones"
-        )
     config = ht.TrainConfig(
         epochs=args.epochs,
         lr=args.lr,
@@ -97,12 +92,25 @@ def messages(labels) -> list[str]:  # type: ignore[no-untyped-def]
     return message.fillna(labels.reply).astype(str).tolist()
 
 
+def refused_or_warned(labels, folds: int) -> str:  # type: ignore[no-untyped-def]
+    """Why ``labels`` are too few for ``folds``-fold cross-validation (before anything is
+    trained: scikit-learn's traceback was all a clinic's first ratings got), else "" after
+    a warning when they are enough but few."""
+    refusal = too_few_to_cross_validate(len(labels), len(set(messages(labels))), folds)
+    if not refusal and len(labels) < FEW_REPLIES:
+        say(
+            f"warning: only {len(labels)} rated replies: the cross-validated figures will be "
+            f"wide (a rough guide at best); {FEW_REPLIES} or more give steadier ones"
+        )
+    return refusal
+
+
 def too_few_to_cross_validate(replies: int, groups: int, folds: int) -> str:
     """Why ``folds``-fold cross-validation cannot run on ``replies`` rated replies to ``groups``
     different messages (a message's replies stay in one fold), or "" when it can.
 
-    >>> too_few_to_cross_validate(2, 1, 5)
-    'train-head needs at least 5 rated replies to 5 different messages for 5 folds (a message\'s replies are held out together); you have 2 replies to 1 message: rate 4 more replies, each to a message not rated yet (or use fewer --folds, at least 2)'
+    >>> print(too_few_to_cross_validate(2, 1, 5).split(": ", 1)[1])
+    rate 4 more replies, each to a message not rated yet (or use fewer --folds, at least 2)
     >>> too_few_to_cross_validate(6, 3, 2)
     ''
     """

@@ -31,10 +31,18 @@ from pages.widgets.trust import (
     meanings,
     phone_titles,
     result_table,
-    table_frame,
+    statistics_table,
 )
+from pages.widgets.trust import table_frame as table_frame  # the full table, as before
 from pages.widgets.trust_notes import trust_note
-from pages.widgets.trust_words import RATED_BY, RATERS_AGREE, agreement_verdict, by_part
+from pages.widgets.trust_words import (
+    FEWEST_TO_READ,
+    RATED_BY,
+    RATERS_AGREE,
+    agreement_verdict,
+    by_part,
+    too_few_to_read,
+)
 from pages.widgets.visitor import keys_and_visitor, on_load, visitor_state
 from reports import alignment as charts
 from scorers.registry import offered_scorer_ids
@@ -46,23 +54,23 @@ from studies.ratings import load_ratings, rater_agreement
 _PROGRESS = gr.Progress()
 
 
-#: Fewer scored replies than this and the comparison says it is too few to read.
-FEWEST_TO_READ = 10
-
-
 def summary_markdown(report: dict) -> str:
     """One paragraph a clinician can read: the verdict in plain words first, then who, on
-    what, how many, and the figures; the raters named for what they are."""
+    what, how many, and the figures; the raters named for what they are. Below
+    :data:`FEWEST_TO_READ` scored replies: the counts and what is needed, no figures."""
     overall = report["components"].get("overall") or next(iter(report["components"].values()))
     who = RATED_BY.get(report["data"], "the uploaded ratings")
+    skipped = "; ".join(f"{n} unscored ({why})" for why, n in report["unscored"].items())
+    counts = (
+        f"**{scorer_name(report['scorer'])}** on **{report['data']}** ({report['note']}): "
+        f"{report['n_scored']} of {report['n_rows']} replies scored{'; ' + skipped if skipped else ''}."
+    )
+    if report["n_scored"] < FEWEST_TO_READ:
+        return too_few_to_read(report["n_scored"], report["data"], who) + "\n\n" + counts
     d = overall["cohens_d"]
-    few = report["n_scored"] < FEWEST_TO_READ
     level = "people's level" if who == "people" else f"the level of {who}"
     lean = (
-        f"cannot yet be set beside {level}: {report['n_scored']} replies are too few "
-        f"(at least {FEWEST_TO_READ} are needed; the figures below swing wildly until then)"
-        if few
-        else f"cannot yet be set beside {level} (too few ratings for Cohen's d)"
+        f"cannot yet be set beside {level} (too few ratings for Cohen's d)"
         if d is None or d != d  # NaN: one rating, or no spread
         else f"rates higher than {who}"
         if d > 0.2
@@ -70,33 +78,27 @@ def summary_markdown(report: dict) -> str:
         if d < -0.2
         else f"is about as high as {who}"
     )
-    skipped = "; ".join(f"{n} unscored ({why})" for why, n in report["unscored"].items())
     return (
-        verdicts(report, who, few)
+        verdicts(report, who)
         + "\n\n"
-        + (
-            f"**{scorer_name(report['scorer'])}** on **{report['data']}** ({report['note']}): "
-            f"{report['n_scored']} of {report['n_rows']} replies scored{'; ' + skipped if skipped else ''}. "
-            f"Overall it {lean} (Cohen's d {fmt(d, 2)}); Krippendorff's α with {who} "
-            f"{fmt(overall['krippendorff_alpha'], 2)}; Spearman ρ {fmt(overall['spearman_rho'], 2)}. "
-            "Intervals in brackets are 95 % bootstrap intervals."
-        )
+        + counts
+        + f" Overall it {lean} (Cohen's d {fmt(d, 2)}); Krippendorff's α with {who} "
+        f"{fmt(overall['krippendorff_alpha'], 2)}; Spearman ρ {fmt(overall['spearman_rho'], 2)}. "
+        "Intervals in brackets are 95 % bootstrap intervals."
     )
 
 
-def verdicts(report: dict, who: str, few: bool) -> str:
+def verdicts(report: dict, who: str) -> str:
     """The plain verdict on the overall rating (else one per part), beside the raters' own
     agreement where known; then, for a set rated on several parts, each part's band."""
     parts = report["components"]
     shown = ["overall"] if "overall" in parts else list(parts)
     lines = [
         ("" if part == "overall" else f"*{part}:* ")
-        + agreement_verdict(
-            None if few else parts[part], who, _ceiling(report, part), report["data"]
-        )
+        + agreement_verdict(parts[part], who, _ceiling(report, part), report["data"])
         for part in shown
     ]
-    if not few and "overall" in parts and by_part(parts):
+    if "overall" in parts and by_part(parts):
         lines.append(by_part(parts))
     return "\n\n".join(lines)
 
@@ -155,7 +157,7 @@ def _align(scorer_id, source, upload, mapping, scale, sample, boot, keys, progre
     files = [str(folder / "report.json"), str(folder / "report.html")]
     return (
         summary_markdown(report),
-        table_frame(report["components"]),
+        statistics_table(report),
         *map(phone_titles, figures),
         files,
         {"data": data, "report": report},

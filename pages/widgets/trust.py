@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from config import SETTINGS
 from pages.widgets.keys import typed_keys
+from pages.widgets.trust_words import FEWEST_TO_READ
 from reports import alignment as charts
 from reports.layout import wrap
 from scorers.calibration import CalibrationError
@@ -75,6 +76,15 @@ def table_frame(components: dict) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["statistic", *components])
     frame["what it means"] = [charts.EXPLAIN[key] for key in charts.TABLE_KEYS]
     return frame
+
+
+def statistics_table(report: dict) -> pd.DataFrame:
+    """The report's statistics table; below :data:`FEWEST_TO_READ` scored replies an empty
+    one (its usual headers): two ratings gave a full table of α, κ, F1 and Cohen's d under
+    "no verdict yet" that looked authoritative (the summary gives the counts instead)."""
+    if report["n_scored"] < FEWEST_TO_READ:
+        return pd.DataFrame(columns=TABLE_HEADERS)
+    return table_frame(report["components"])
 
 
 #: Pixels one character of the tables' monospace font takes, and a cell's side padding.

@@ -96,6 +96,36 @@ def agreement_verdict(
     )
 
 
+#: Fewer scored replies than this and the comparison shows no statistics, only the counts and
+#: what is needed (two ratings gave a full table of α, κ, F1 and d that looked authoritative).
+FEWEST_TO_READ = 10
+
+
+def too_few_to_read(n_scored: int, data: str, who: str = "people") -> str:
+    """No verdict, and what it takes: how many more scored replies ``data`` needs before the
+    comparison is worth reading (below :data:`FEWEST_TO_READ`, no figure is shown).
+
+    >>> print(too_few_to_read(2, "ratings-here"))
+    **In plain words: no verdict yet**: 2 replies are too few to say whether it agrees with people: at least 10 scored replies are needed, so rate 8 more replies on the Compare page ("Your rating") and compare again. No statistics are shown until then: with so few they swing wildly.
+    >>> too_few_to_read(9, "welivita").split(", so ")[1].split(" and")[0]
+    'raise the sample size by at least 1'
+    """
+    more = FEWEST_TO_READ - n_scored
+    if data == "ratings-here":
+        todo = f"rate {more} more repl{'y' if more == 1 else 'ies'} on the Compare page"
+        todo += ' ("Your rating")'
+    elif data in RATED_BY:  # a bundled set: a sample of it
+        todo = f"raise the sample size by at least {more}"
+    else:
+        todo = f"add {more} more rated repl{'y' if more == 1 else 'ies'} to your CSV"
+    return (
+        f"**In plain words: no verdict yet**: {n_scored} repl{'y is' if n_scored == 1 else 'ies are'}"
+        f" too few to say whether it agrees with {who}: at least {FEWEST_TO_READ} scored replies "
+        f"are needed, so {todo} and compare again. No statistics are shown until then: with so "
+        "few they swing wildly."
+    )
+
+
 #: Said after a verdict against LLM annotators' labels (never "with people": they are not).
 _NOT_PEOPLE = (
     " These labels were made by language models working as annotators, not by people: "
