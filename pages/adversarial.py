@@ -2,8 +2,8 @@
 
 Runs alone with ``python -m pages.adversarial``. Fast by default: fixed-rule
 rewrites and the empathy head (about a second on a CPU); LLM rewrites and the
-local judge are one tick away, with their cost stated. The bundled examples
-show precomputed results at once and are recomputed live on request.
+local judge are one tick away, with their cost stated. It opens on the first
+bundled example; each shows precomputed results at once, recomputed live on request.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ SCORER_CHOICES = [
     f"{SAMPLED_JUDGE}+normalize",
 ]
 RULES_ONLY = "fixed rules (instant)"
+#: The example the lab opens on, its precomputed results shown (:data:`OPENING_SHOWN`).
+OPENING = EXAMPLES[0]["name"]
 #: What the lab says when the Reply box is empty (it perturbs a reply, not a question).
 EMPTY_REPLY = "The reply is empty: paste the reply to perturb in the Reply box."
 REWRITER_CHOICES = [
@@ -172,14 +174,27 @@ def pick_example(name: str) -> tuple[object, ...]:
     )
 
 
+def opening_shown() -> dict[str, object]:
+    """The lab's first look, as its boxes' starting values: the :data:`OPENING` example's
+    reply, message, table, chart, flaggable rows and note. Starting values, not a load
+    event: the page alone and as a tab of app.py's app open filled, and what a visitor types
+    at once is never overwritten by a late load. Made once at import, outside any page (the
+    row picker :func:`pick_example` makes would be drawn on a page being built)."""
+    reply, message, table, chart, rows, _picker, note = pick_example(OPENING)
+    fields = ("reply", "message", "table", "chart", "rows", "note")
+    return dict(zip(fields, (reply, message, table, chart, rows, note), strict=True))
+
+
 def _lab_section(visitor: gr.BrowserState) -> LabInputs:
     """One reply perturbed every way, its table, chart and flag row (flags are ``visitor``'s);
-    returns what another page may fill (:data:`LAB_INPUTS`)."""
+    returns what another page may fill (:data:`LAB_INPUTS`). It opens on :data:`OPENING`."""
+    first = OPENING_SHOWN
     with gr.Row():
         with gr.Column(scale=3):
-            example = gr.Dropdown(example_names(), value=None, label="Example reply")
-            reply = gr.Textbox(label="Reply", lines=6)
+            example = gr.Dropdown(example_names(), value=OPENING, label="Example reply")
+            reply = gr.Textbox(first["reply"], label="Reply", lines=6)
             message = gr.Textbox(
+                first["message"],
                 label="The message it answers, or the conversation before it (optional)",
                 info="A conversation: 'Seeker:' / 'Supporter:' lines ending on the seeker; "
                 "the reply is perturbed as the next turn and the conversation stays as it is.",
@@ -209,15 +224,16 @@ def _lab_section(visitor: gr.BrowserState) -> LabInputs:
             with gr.Row():
                 run = gr.Button("Perturb and score", variant="primary")
                 stop = gr.Button("Stop", variant="secondary")
-    lab_note = gr.Markdown()
+    lab_note = gr.Markdown(first["note"])
     # The chart first (the summary, then the table's detail), and the run's progress shown
     # on it alone: every output drew its own progress line, and the empty note's and
     # table's, having no height, overlapped each other on the chart's top edge.
-    chart = gr.Plot(label="Change in overall score per perturbation")
-    table = gr.HTML()
-    rows_state = gr.State(None)  # the shown result's flaggable rows; None before any
+    chart = gr.Plot(first["chart"], label="Change in overall score per perturbation")
+    table = gr.HTML(first["table"])
+    rows_state = gr.State(first["rows"])  # the shown result's flaggable rows (None: none)
+    picks = [row["variant"]["perturbation_id"] for row in first["rows"]]  # type: ignore[union-attr]
     with gr.Row(equal_height=True):  # the button as tall as the boxes beside it
-        flag_pick = gr.Dropdown([], label="Row to flag")
+        flag_pick = gr.Dropdown(picks, value=(picks or [None])[0], label="Row to flag")
         flag_note = gr.Textbox(label="Note (optional)", info=FLAG_KEPT)
         flag_button = gr.Button("Flag this row")
     flag_status = gr.Markdown()
@@ -271,6 +287,8 @@ def _build() -> tuple[gr.Blocks, LabInputs]:
     return page, lab
 
 
+#: What the lab opens on (:func:`opening_shown`).
+OPENING_SHOWN = opening_shown()
 #: The page, and its boxes a reply on Compare is sent to (:mod:`pages.widgets.send_to_lab`).
 demo, LAB_INPUTS = _build()
 

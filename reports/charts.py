@@ -184,6 +184,15 @@ SCORE_COLUMNS = [
 ]
 
 
+#: A score's spread in plain words: its several models (the empathy head) or its repeated
+#: runs (a sampled judge) each score the reply and the score is their average; the spread is
+#: their standard deviation, how far one typically lands from that average.
+SPREAD_WORDS = (
+    "an average of several scorings of this reply, which were typically {:.2f} away from it: "
+    "the smaller that number, the surer the score"
+)
+
+
 def score_rows(
     scores: ScoreTable,
     names: Names = _same,
@@ -215,10 +224,7 @@ def score_rows(
         if score.note:
             why = f"{score.note}. {why}".strip()
         if score.spread is not None:
-            why = (
-                f"{why} (varies by ±{score.spread:.2f} between its repeated runs or its "
-                "several models: the smaller, the surer)"
-            ).strip()
+            why = f"{why} ({SPREAD_WORDS.format(score.spread)})".strip()
         status = "scored" if score.ok else "not scored"
         who = names(responder_id)
         if responder_id in cut_off:

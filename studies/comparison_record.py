@@ -6,6 +6,12 @@ the safety screen (and the second opinion, if asked), and when it was made,
 as a CSV (one row per reply and scorer) and a JSON document (everything
 nested).
 
+Both files give numbers as a person reads them (:func:`readable`): scores to two
+decimals, as the page shows them, and seconds to two decimals (a reply from the
+cache took ``1.4861999943605042e-05`` s: it reads ``0.0``). The JSON is rounded
+too: no study reads it back, and past two decimals the digits are the machine's
+rounding, not the scorer's (they differ from one computer to the next).
+
 >>> from studies.comparison import Comparison
 >>> record(Comparison({}, {}, 0))["replies"]
 []
@@ -32,6 +38,18 @@ COLUMNS = (
     "second_opinion_safe", "second_opinion_concerns",
 )  # fmt: skip
 _REPLY_KEYS = ("model", "system", "max_tokens", "temperature", "latency_s")
+#: Decimals kept of every number in the record (scores, seconds, the spread, temperature).
+DECIMALS = 2
+
+
+def readable(values: Mapping[str, object]) -> dict[str, object]:
+    """``values`` with each float rounded to :data:`DECIMALS` (whole numbers, text, None kept).
+
+    >>> readable({"latency_s": 1.4861999943605042e-05, "overall": 2.3333333333333335,
+    ...           "max_tokens": 256, "status": "ok", "spread": None})
+    {'latency_s': 0.0, 'overall': 2.33, 'max_tokens': 256, 'status': 'ok', 'spread': None}
+    """
+    return {k: round(v, DECIMALS) if isinstance(v, float) else v for k, v in values.items()}
 
 
 def second_opinion_cells(opinion: Mapping[str, object]) -> dict[str, object]:
@@ -58,9 +76,9 @@ def record(shown: Comparison, made_at: str | None = None) -> dict[str, Any]:
         opinion = shown.opinions.get(rid)
         replies.append(
             {
-                **panel.reply.to_dict(),
+                **readable(panel.reply.to_dict()),
                 "scores": [
-                    {**score.to_dict(), "setting": shown.settings.get(sid, sid)}
+                    {**readable(score.to_dict()), "setting": shown.settings.get(sid, sid)}
                     for (r, sid), score in sorted(shown.scores.items())
                     if r == rid
                 ],

@@ -41,10 +41,12 @@ def test_a_refusal_with_results_on_screen_calls_them_the_previous_results() -> N
 
 
 def test_the_lab_button_reads_what_is_on_screen() -> None:
-    """The rows of the shown result are the button's last input, None before any."""
+    """The rows of the shown result are the button's last input (at first the opening
+    example's: the lab opens on it, its results shown)."""
     (lab,) = [f for f in adversarial.demo.fns.values() if f.api_name == "lab"]
     rows = lab.inputs[-1]
-    assert isinstance(rows, gr.State) and rows.value is None and rows in lab.outputs
+    assert isinstance(rows, gr.State) and rows in lab.outputs
+    assert rows.value == adversarial.OPENING_SHOWN["rows"]
 
 
 def test_the_judge_time_is_the_measured_one() -> None:
