@@ -26,6 +26,12 @@ VOTE_KEPT = (
     "Everyone sees the round's counts; only the operator and you (this browser) can read "
     "your reason. No name or address is kept with it."
 )
+#: Under the teacher's round maker.
+ROUND_KEPT = (
+    "A round keeps its message, replies and scores on this server until its operator clears "
+    "it, and anyone with its code can read them: share the code only with your class, and "
+    "leave out names and other details."
+)
 #: Over the operator's box on Flags and Vote results.
 OPERATOR_HELP = (
     "For this server's operator: the whole log, everyone's rows, with the token set in "

@@ -18,6 +18,7 @@ import gradio as gr
 from core.local_pace import reply_seconds
 from core.progress import Progress
 from core.questions import by_label, find_question, load_questions
+from pages.widgets.kept_words import ROUND_KEPT
 from pages.widgets.keys import key_boxes
 from pages.widgets.names import responder_choices, scorer_choices
 from pages.widgets.progress import elapsed
@@ -225,6 +226,7 @@ def maker_controls() -> Maker:
         seed = gr.Textbox(value="", label="Shuffle seed (blank = random)", max_length=12)
         max_tokens = gr.Slider(32, 1024, value=320, step=32, label="Max tokens per reply")
         temperature = gr.Slider(0.0, 1.5, value=0.7, step=0.05, label="Temperature")
+    gr.Markdown(f"<small>{ROUND_KEPT}</small>")
     described = [picker, message, responders, strategies, teacher, max_tokens]
     estimate = gr.Markdown(round_estimate(*(c.value for c in described)))  # type: ignore[arg-type]
     keys_in, _ = key_boxes()
