@@ -60,7 +60,7 @@ def clean_text(text: object, *, limit: int | None = None, what: str = "message")
     if not isinstance(text, str):
         raise InputError(f"The {what} must be text.")
     limit = SETTINGS.max_message_chars if limit is None else limit
-    if len(text) > 2 * limit + 1000:  # refused before any cleaning: it cannot fit however clean
+    if len(text) > 4 * limit + 100_000:  # refused before any cleaning: far past the limit
         raise InputError(_too_long(what, len(text.strip()), limit))
     text = _SURROGATES.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")

@@ -82,6 +82,7 @@ def test_the_batch_page_runs_on_the_servers_threads_with_the_operators_settings(
     (the page never runs Ray, docs/deployment.md), no address, the operator's
     concurrency and a folder inside the operator's runs folder. [The page passing the
     operator's Ray engine and address, or a fixed concurrency of 4: fails.]"""
+    from core.visitors import ensure_visitor
     from pages import batch
     from studies.batch import run as run_module
 
@@ -108,7 +109,8 @@ def test_the_batch_page_runs_on_the_servers_threads_with_the_operators_settings(
     given = {
         "n": 1, "seed": 0, "source": batch.BUNDLED, "upload": None,
         "responders": ["human/counselchat"], "strategies": ["study"], "scorers": [],
-        "max_tokens": 64, "samples": 1, "name": "operator-run", "visitor": None,
+        "max_tokens": 64, "samples": 1, "name": "operator-run",
+        "visitor": ensure_visitor(None),  # an id the server issued, as a browser holds
     }  # fmt: skip
     named = inspect.signature(batch.run_page).parameters.values()
     inputs = [given[p.name] for p in named if p.kind is p.POSITIONAL_OR_KEYWORD]

@@ -183,7 +183,10 @@ def wire_blind(
     quiet = {"api_name": False, "show_progress": "hidden"}
     blind.change(lambda on: blind_updates(on, **sizes), blind, outputs, js=js, **quiet)
     for button in starts:
-        button.click(lambda on: comparison_started(on, **sizes), blind, outputs, **quiet)
+        # Outside the queue: it must not hold up the run the same press starts.
+        button.click(
+            lambda on: comparison_started(on, **sizes), blind, outputs, queue=False, **quiet
+        )
     for event in after:
         event.then(
             lambda state, done, on: comparison_ended(state, done, on, **sizes),
