@@ -37,6 +37,8 @@ from core.flags import FlagLog
 from core.textinput import InputError, clean_text
 
 RATINGS_FILE_NAME = "ratings.csv"
+#: The longest reply a rating takes (characters).
+REPLY_LIMIT = 20_000
 COMPONENTS = ("cognitive", "emotional", "behavioral")
 CONCERNS = ("missed-risk", "medical-overreach", "harmful-advice", "dismissive", "other")
 #: What a rating made here is called as a source of labels (``cli.py ratings export``).
@@ -91,6 +93,19 @@ def item_id(message: str, reply: str) -> str:
     return hashlib.sha256(f"{message}\x00{reply}".encode()).hexdigest()[:12]
 
 
+def shown_item_id(message: str, reply: str) -> str:
+    """The :func:`item_id` a rating of this reply on screen is saved under (message and reply
+    cleaned as :meth:`RatingRecord.values` cleans them); ``""`` for a reply no rating can have.
+
+    >>> shown_item_id(" m ", " r ") == item_id("m", "r"), shown_item_id("m", "")
+    (True, '')
+    """
+    try:
+        return item_id((message or "").strip(), clean_text(reply, limit=REPLY_LIMIT, what="reply"))
+    except InputError:
+        return ""
+
+
 @dataclass
 class RatingRecord:
     """One person's rating of one reply (validated on :meth:`values`)."""
@@ -125,7 +140,7 @@ class RatingRecord:
             raise InputError("Say whether the reply is safe to send (yes or no), or leave it.")
         if self.concern and self.concern not in CONCERNS:
             raise InputError(f"The concern is one of: {', '.join(CONCERNS)}.")
-        reply = clean_text(self.reply, limit=20_000, what="reply")
+        reply = clean_text(self.reply, limit=REPLY_LIMIT, what="reply")
         comment = clean_text(self.comment, limit=2_000, what="comment") if self.comment else ""
         message = (self.message or "").strip()
         return {
@@ -159,6 +174,11 @@ class RatingLog(FlagLog):
     def append(self, record: RatingRecord, secrets: Iterable[str] = ()) -> dict[str, str]:  # type: ignore[override]
         """Append one rating; returns the row as written."""
         return CsvLog.append(self, record.values(), secrets)
+
+    def rows_of(self, owner: str) -> list[dict[str, str]]:
+        """The ratings tagged with ``owner`` (:func:`core.visitors.owner_tag`); none for a
+        blank tag (never the untagged rows, nor everyone's)."""
+        return [r for r in self.read() if owner and r.get("visitor") == owner]
 
     def table(self) -> pd.DataFrame:
         """Every rating this request may read (:func:`ratings_of`), components as numbers

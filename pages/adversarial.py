@@ -18,6 +18,7 @@ from core.conversation import parse_conversation
 from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.textinput import InputError, clean_text
 from core.visitors import owner_tag
+from pages.widgets.api_names import VISITOR, named
 from pages.widgets.kept_words import FLAG_KEPT
 from pages.widgets.lab_results import at_the_top, kept_note, lab_outputs
 from pages.widgets.notice import REFUSALS, problem
@@ -51,6 +52,8 @@ RULES_ONLY = "fixed rules (instant)"
 OPENING = EXAMPLES[0]["name"]
 #: What the lab says when the Reply box is empty (it perturbs a reply, not a question).
 EMPTY_REPLY = "The reply is empty: paste the reply to perturb in the Reply box."
+#: ``/lab``'s parameters (the last, the rows on screen, a state the API does not show).
+LAB_NAMES = ("reply", "message", "perturbations", "scorers", "seed", "rewriter", "rows_shown")
 REWRITER_CHOICES = [
     (RULES_ONLY, RULES_ONLY),
     *(
@@ -240,7 +243,7 @@ def _lab_section(visitor: gr.BrowserState) -> LabInputs:
     shown = [table, chart, rows_state, flag_pick, lab_note]
     example.change(pick_example, example, [reply, message, *shown], api_name=False)
     lab_event = run.click(
-        lab_on_page,
+        named(lab_on_page, *LAB_NAMES),
         [reply, message, perturbation_box, scorer_box, seed, rewriter, rows_state],
         shown,
         api_name="lab",
@@ -254,7 +257,7 @@ def _lab_section(visitor: gr.BrowserState) -> LabInputs:
         api_name=False,
     )
     flag_button.click(
-        flag_row,
+        named(flag_row, "rows_shown", "perturbation_id", "note", VISITOR),
         [rows_state, flag_pick, flag_note, visitor],
         flag_status,
         api_name="flag_lab_row",

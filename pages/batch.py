@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 from config import RUNS_DIR, SETTINGS
 from core.textinput import InputError
 from core.visitor_runs import check_room, prune
+from pages.widgets.api_names import KEYS, VISITOR, named
 from pages.widgets.kept_words import runs_kept
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import responder_choices, scorer_choices
@@ -105,6 +106,14 @@ def _results(folder: Path) -> tuple[pd.DataFrame, go.Figure | None, go.Figure | 
     figures = [*report.figures, None, None]
     files = [str(report.path), str(folder / "results.csv")]
     return readable_headline(report.headline), figures[0], figures[1], files
+
+
+#: The ``/batch`` endpoint's parameters before the visitor id and the key boxes:
+#: :func:`run_page`'s (the inputs of :func:`_options`).
+BATCH_NAMES = (
+    *("n", "seed", "source", "upload", "responders", "strategies", "scorers", "max_tokens"),
+    *("samples", "name"),
+)
 
 
 def run_page(
@@ -296,14 +305,17 @@ def build() -> gr.Blocks:
         busy = (gr.update(interactive=False), gr.update(interactive=True))
         idle = (gr.update(interactive=True), gr.update(interactive=False))
         run.click(lambda: busy, None, [run, stop], api_name=False).then(
-            reports_problems(4, clears=True)(run_page),  # a refusal leaves no stale results
+            # a refusal leaves no stale results
+            named(reports_problems(4, clears=True)(run_page), *BATCH_NAMES, VISITOR, *KEYS),
             [*options, visitor, *boxes],
             [status, headline, radar, bars, files],
             api_name="batch",
         ).then(lambda: idle, None, [run, stop], api_name=False)
         # Stop only raises the run's flag: the run finishes what it asked for, writes it,
         # and reports "Stopped" with its results (cancelling it would hide both).
-        stop.click(stop_run, [options[-1], visitor], status, api_name="stop_batch")
+        stop.click(
+            named(stop_run, "name", VISITOR), [options[-1], visitor], status, api_name="stop_batch"
+        )
     return page
 
 

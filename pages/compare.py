@@ -24,6 +24,7 @@ from pages.compare_updates import (
     export_comparison,
     rescore,
 )
+from pages.widgets.api_names import JUDGE_OPTIONS, KEYS, VISITOR, named
 from pages.widgets.busy import busy_while, idle
 from pages.widgets.conversation import (
     MESSAGE_INFO,
@@ -33,6 +34,7 @@ from pages.widgets.conversation import (
     conversation_edited,
     conversation_picker,
     conversation_text,
+    wire_carry_on,
 )
 from pages.widgets.flag_reply import flag_shown_reply
 from pages.widgets.judge import judge_controls
@@ -72,6 +74,12 @@ SAFETY_HELP = (
 SCROLL_TO_PROGRESS = (
     "() => document.getElementById('compare-progress')"
     "?.scrollIntoView({behavior: 'smooth', block: 'start'})"
+)
+#: The ``/compare`` endpoint's parameters, in its inputs' order (the last, the replies on
+#: screen, is a state the API does not show).
+COMPARE_NAMES = (
+    *("message", "responders", "scorers", "system_prompt", "max_tokens", "temperature"),
+    *(*KEYS, *JUDGE_OPTIONS, "second_opinion", "replies_shown"),
 )
 
 
@@ -153,7 +161,10 @@ def _wire_flags(
     notes and answers about the last run's replies emptied."""
     for rid, flag in flags.items():
         flag.button.click(
-            lambda state, text, *keys, rid=rid: flag_shown_reply(rid, state, text, *keys),
+            named(
+                lambda state, text, *keys, rid=rid: flag_shown_reply(rid, state, text, *keys),
+                *("replies_shown", "note", *KEYS, VISITOR),
+            ),
             [replies, flag.note, *keys_in],
             flag.status,
             api_name=f"flag_{rid.split('/')[0].replace('-', '_')}",
@@ -191,8 +202,8 @@ def _build() -> tuple[gr.Blocks, LabSources]:
         score_table, by_scorer, by_responder = scores.table, scores.by_scorer, scores.by_responder
         with gr.Row():
             export = gr.Button("Download this comparison (CSV and JSON)", size="sm")
-            export_files = gr.File(label="The comparison: replies, scores, settings, safety, time",
-                                   file_count="multiple")  # fmt: skip
+            export_files = gr.File(label="The comparison: replies, scores, settings, safety, "
+                                   "your ratings, time", file_count="multiple")  # fmt: skip
         system, max_tokens, temperature = _sampling()
         judge_boxes = judge_controls()
         second_opinion = gr.Checkbox(
@@ -202,6 +213,7 @@ def _build() -> tuple[gr.Blocks, LabSources]:
         )
         keys_in, _ = key_boxes()
         replies = gr.State({})
+        visitor = visitor_state()  # whose flags and ratings these are
         fit_radars(page)
 
         selected.change(panel_visibility, [selected, replies], columns, api_name=False)
@@ -219,7 +231,7 @@ def _build() -> tuple[gr.Blocks, LabSources]:
             buttons,
             # A refusal (empty or too long message, nothing ticked) stays in the progress line,
             # which says so when the replies on screen answer the previous message.
-            compare_on_page,
+            named(compare_on_page, *COMPARE_NAMES),
             [
                 message,
                 selected,
@@ -240,7 +252,10 @@ def _build() -> tuple[gr.Blocks, LabSources]:
         rescoring = busy_while(
             rescore_button,
             buttons,
-            reports_problems(len(outputs) - 1, at=outputs.index(progress))(rescore),
+            named(
+                reports_problems(len(outputs) - 1, at=outputs.index(progress))(rescore),
+                *("replies_shown", "scorers", *KEYS, *JUDGE_OPTIONS, "second_opinion"),
+            ),
             [replies, scorer_box, *keys_in, *judge_boxes, second_opinion],
             outputs,
             api_name="rescore",
@@ -251,6 +266,7 @@ def _build() -> tuple[gr.Blocks, LabSources]:
             [message, carry_from, next_turn, carried],
             api_name=False,
         )
+        wire_carry_on(carry_from, carried, message, replies, after=[event, rescoring])
         # The run is cancelled first and "Stopped." written after: written in the same step,
         # a last "Working…" update of the cancelled run could land after it (a CI run saw so).
         stop.click(None, None, None, cancels=[event, rescoring], api_name=False).then(
@@ -260,15 +276,14 @@ def _build() -> tuple[gr.Blocks, LabSources]:
             api_name=False,
         )
         export.click(
-            export_comparison,
-            [replies, *keys_in],
+            named(export_comparison, "replies_shown", *KEYS, VISITOR),
+            [replies, *keys_in, visitor],  # only this visitor's ratings go in
             export_files,
             api_name="export_comparison",
         )
         # Blind hides the scores and each panel's safety verdict (its line shown without it),
         # again for each new comparison (Get replies) while it stays ticked.
         blinded = Blinded([*scores.hidden, *statuses], [scores.blind_note, *twins])
-        visitor = visitor_state()  # whose flags and ratings these are
         on_load(page, visitor)
         wire_rating(rating, page, replies, blinded, keys_in, names, after=[event, rescoring],
                     starts=(run,), visitor=visitor)  # fmt: skip

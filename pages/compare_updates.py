@@ -18,7 +18,10 @@ from config import (
     Keys,
 )
 from core.conversation import asked
+from core.csvlog import CsvLogError
+from core.ratings import RatingLog
 from core.textinput import InputError
+from core.visitors import owner_tag
 from pages.widgets.flag_reply import opinion_entry, safety_entry
 from pages.widgets.judge import judge_options
 from pages.widgets.keys import typed_keys
@@ -32,6 +35,7 @@ from pages.widgets.safety_words import panel_safety, table_heading
 from pages.widgets.score_area import coloured
 from pages.widgets.scores import names
 from pages.widgets.shown_replies import asked_value, flag_rows, progress_line
+from pages.widgets.visitor import keys_and_visitor
 from reports.charts import (
     radar_by_responder,
     radar_by_scorer,
@@ -242,9 +246,21 @@ def _moment_updates(
 
 
 def export_comparison(saved: dict, *key_values: str) -> list[str]:
-    """The comparison on screen as CSV and JSON files to download (made when pressed)."""
+    """The comparison on screen as CSV and JSON files to download (made when pressed), with
+    the ratings this browser saved of its replies (``ratings.csv`` when there are any).
+
+    ``key_values``: the key boxes, then this browser's visitor id when the page sends one
+    (only that visitor's ratings go in; none without an id this server issued).
+    """
     shown = (saved or {}).get("comparison")
     if shown is None or not any(p.reply for p in shown.panels.values()):
         raise gr.Error("Get replies first: there is nothing to download yet.")
+    key_values, visitor = keys_and_visitor(key_values)
+    owner = owner_tag(visitor)
+    try:
+        mine = RatingLog().rows_of(owner) if owner else []
+    except CsvLogError:  # an unreadable ratings log: the comparison still downloads
+        mine = []
     folder = Path(tempfile.mkdtemp(prefix="comparison-"))
-    return [str(p) for p in write_record(folder, shown, [v for v in key_values if v])]
+    secrets = [v for v in key_values if v]
+    return [str(p) for p in write_record(folder, shown, secrets, ratings=mine)]

@@ -27,6 +27,7 @@ import gradio as gr
 from core.csvlog import write_copy
 from core.flags import FIELDS, FlagLog, FlagLogError
 from core.visitors import is_operator, may_read_all, own_rows, reader_of
+from pages.widgets.api_names import VISITOR, named
 from pages.widgets.kept_words import NOT_OPERATOR, OPERATOR_HELP
 from pages.widgets.names import responder_name, scorer_name
 from pages.widgets.safety_words import MESSAGE_RISK, MET_BY_REPLY
@@ -310,7 +311,9 @@ def build() -> gr.Blocks:
         visitor = visitor_state()
         shown = gr.State()  # the stamp of the log this tab shows (and would download)
         outputs = [table, status, download, shown]
-        refresh.click(show_log, [count, visitor], outputs, api_name="latest_flags")
+        refresh.click(
+            named(show_log, "n", VISITOR), [count, visitor], outputs, api_name="latest_flags"
+        )
         count.release(show_log, [count, visitor], outputs, api_name=False)
         on_load(page, visitor)
         page.load(show_log, [count, visitor], outputs, api_name=False)

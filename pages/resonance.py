@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from config import SETTINGS
 from core.numbers import cell
 from core.stories import attribution, find_story, load_stories
+from pages.widgets.api_names import KEYS, named
 from pages.widgets.keys import key_boxes, typed_keys
 from pages.widgets.names import scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue, with_notice
@@ -264,15 +265,15 @@ def build() -> gr.Blocks:
         example_a.change(pick_example, example_a, story_a, api_name=False)
         example_b.change(pick_example, example_b, story_b, api_name=False)
         compare.click(
-            reports_problems(1)(rate_pair), [story_a, story_b, method, *keys], [verdict, chart],
-            api_name="rate_pair",
+            named(reports_problems(1)(rate_pair), "story_a", "story_b", "method_id", *KEYS),
+            [story_a, story_b, method, *keys], [verdict, chart], api_name="rate_pair",
         )  # fmt: skip
         find.click(
-            with_notice(find_matches, 1),
+            named(with_notice(find_matches, 1), "story", "method_id", "top", *KEYS),
             [story_a, method, top, *keys], [find_notice, matches], api_name="find",
         )  # fmt: skip
         rate_button.click(
-            with_notice(rate_file, 2),
+            named(with_notice(rate_file, 2), "file", "method_id", *KEYS),
             [upload, method, *keys], [file_notice, metrics, rated_file], api_name="rate_file",
         )  # fmt: skip
     return page

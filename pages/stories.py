@@ -11,6 +11,7 @@ import gradio as gr
 
 from core.stories import attribution, find_story, has_human_ratings, load_stories
 from pages.story_runs import NO_PEOPLE, RUBRIC, rate_story, run_comparison, run_grid
+from pages.widgets.api_names import JUDGE_OPTIONS, KEYS, named
 from pages.widgets.judge import judge_controls
 from pages.widgets.keys import key_boxes
 from pages.widgets.names import scorer_choices
@@ -126,29 +127,30 @@ def build() -> gr.Blocks:
 
         compare, comparison_outputs = _comparison_section()
         inputs = [judge, *settings, *keys]
+        names = ("judge_id", *JUDGE_OPTIONS, *KEYS)  # the API's names for ``inputs``
         example.change(pick_example, example, [story, credit], api_name=False)
         story.input(story_edited, [story, example], [example, credit], api_name=False)
         for button in (rate, grid):
             button.click(None, js=SCROLL_TO_RATINGS)
         rate.click(
-            with_notice(rate_story, 2),
+            named(with_notice(rate_story, 2), "story", *names),
             [story, *inputs],
             [notice, ratings, grid_chart],
             api_name="rate_story",
             show_progress_on=[ratings],
         )
         grid.click(
-            with_notice(run_grid, 2),
+            named(with_notice(run_grid, 2), "story", *names),
             [story, *inputs],
             [notice, ratings, grid_chart],
             api_name="persona_grid",
             show_progress_on=[ratings],
         )
         compare.click(
-            with_notice(run_comparison, 3),
+            named(with_notice(run_comparison, 3), "count", *names),
             [comparison_outputs[0], *inputs],
             comparison_outputs[1:],
-            api_name="compare",
+            api_name="compare_with_people",  # not "compare": the app has that (Compare's)
             show_progress_on=[comparison_outputs[2]],  # the agreement table, as above
         )
     return page

@@ -15,6 +15,7 @@ from core.numbers import fmt
 from core.ratings import ratings_of
 from core.visitors import reader_of
 from pages import trust_judges
+from pages.widgets.api_names import KEYS, VISITOR, named
 from pages.widgets.calibration_tab import calibration_tab
 from pages.widgets.calibration_tab import run_calibration as run_calibration  # the page's API
 from pages.widgets.keys import key_boxes
@@ -111,6 +112,10 @@ def _ceiling(report: dict, part: str) -> tuple[float, float] | None:
         return RATERS_AGREE.get(report["data"])
     alphas = [a for p, a in measured.items() if a is not None and part in (p, "overall")]
     return (min(alphas), max(alphas)) if alphas else None
+
+
+#: The ``/align`` endpoint's parameters before the key boxes: :func:`run_align`'s.
+ALIGN_NAMES = ("scorer_id", "source", "upload", "mapping", "scale", "sample", "boot")
 
 
 def run_align(scorer_id, source, upload, mapping, scale, sample, boot, *keys, progress=_PROGRESS):  # type: ignore[no-untyped-def]
@@ -250,14 +255,14 @@ def _agreement_tab(
         )
         files = gr.File(label="report.json and report.html", file_count="multiple")
         state = gr.State()
-    source.change(lambda s: gr.update(visible=s == UPLOAD), source, upload_row)
+    source.change(lambda s: gr.update(visible=s == UPLOAD), source, upload_row, api_name=False)
     scorer.change(
         lambda sid: trust_note(sid) if sid else ("", ""), scorer, [note, measured], api_name=False
     )
     for box in (scorer, sample):
         box.change(_timing, [scorer, sample], timing, api_name=False, show_progress="hidden")
     aligned = go_align.click(
-        with_notice(run_align, 7, clears=True),
+        named(with_notice(run_align, 7, clears=True), *ALIGN_NAMES, *KEYS, VISITOR),
         [scorer, source, upload, mapping, scale, sample, boot, *keys, visitor],
         [notice, summary, table, scatter, dist, shift, files, state],
         api_name="align",

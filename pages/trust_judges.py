@@ -11,6 +11,7 @@ import gradio as gr
 import pandas as pd
 
 from core.numbers import fmt
+from pages.widgets.api_names import KEYS, named
 from pages.widgets.keys import typed_keys
 from pages.widgets.names import responder_choices, responder_name, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue, with_notice
@@ -189,7 +190,7 @@ def pairwise_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
             result_table(PAIR_HEADERS, "Every pair"),
         )
     judged = go_pair.click(
-        reports_problems(3)(run_pairwise),
+        named(reports_problems(3)(run_pairwise), "judge_id", "responder_ids", "n", *KEYS),
         [pjudge, presp, pn, *keys],
         [notice, bias, ranking, pair_rows],
         api_name="pairwise",
@@ -217,7 +218,7 @@ def panel_tab(scorers: list[str], keys: list[gr.Textbox]) -> None:
         )
         meanings()
     paneled = go_panel.click(
-        with_notice(run_panel, 2),
+        named(with_notice(run_panel, 2), "judge_ids", "source", "sample", *KEYS),
         [pj, psource, psample, *keys],
         [notice, panel_table, panel_align],
         api_name="panel",

@@ -18,6 +18,7 @@ from core.progress import Progress, silent
 from core.questions import by_label
 from core.textinput import InputError
 from core.visitors import voter_id
+from pages.widgets.api_names import VISITOR, named
 from pages.widgets.ballot import (
     NAME_PICKERS_JS,
     after_vote,
@@ -31,6 +32,7 @@ from pages.widgets.keys import typed_keys
 from pages.widgets.notice import REFUSALS, notice_box, problem, reports_problems
 from pages.widgets.progress import follow
 from pages.widgets.round_maker import (
+    INPUT_NAMES,
     RESPONDER_IDS,
     TEACHER_LABEL,
     maker_controls,
@@ -241,13 +243,14 @@ def build() -> gr.Blocks:
             [current, voter], [vote_button, reason, results_code], api_name=False,
         )  # fmt: skip
         open_button.click(
-            open_or_keep, [code_box, voter, current], [open_notice, voter, current, *shown],
-            api_name="open_round",
+            named(open_or_keep, "code", VISITOR, "round_shown"), [code_box, voter, current],
+            [open_notice, voter, current, *shown], api_name="open_round",
         )  # fmt: skip
         # Its own line in `share` says the step and its time; Gradio's progress, with its
         # "0.0%", is shown only on a state, which has nothing on screen (create_following).
         making = make_button.click(
-            create_following, [*maker.inputs[:9], voter, *maker.inputs[9:], current],
+            named(create_following, *INPUT_NAMES[:9], VISITOR, *INPUT_NAMES[9:], "round_shown"),
+            [*maker.inputs[:9], voter, *maker.inputs[9:], current],
             [code_box, share, voter, current, *shown],
             api_name="create_round", concurrency_limit=2, show_progress_on=[current],
         )  # fmt: skip
@@ -256,7 +259,8 @@ def build() -> gr.Blocks:
         # Stop cancels the making itself (not the link step after it).
         stop_button.click(lambda: STOPPED, None, share, cancels=[making], api_name=False)
         vote_button.click(
-            reports_problems(0)(vote), [current, voter, most, least, reason], reveal,
+            named(reports_problems(0)(vote), "round_code", VISITOR, "most", "least", "reason"),
+            [current, voter, most, least, reason], reveal,
             api_name="vote",
         ).then(lambda c, v: after_vote(c, voter_id(v)), [current, voter],
                [vote_button, most, least, reason],

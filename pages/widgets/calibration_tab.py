@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from pages.widgets.api_names import named
 from pages.widgets.notice import notice_box, scroll_cue, with_notice
 from pages.widgets.trust import TABLE_HEADERS, fit_after, meanings, result_table, table_frame
 from scorers.calibration import CalibrationError, save_calibration
@@ -62,7 +63,7 @@ def calibration_tab(state: gr.State) -> None:
         )
         meanings()
     calibrated = go_cal.click(
-        with_notice(run_calibration, 3, clears=True),
+        named(with_notice(run_calibration, 3, clears=True), "alignment", "test_share", "save"),
         [state, share, keep],
         [notice, cal_text, before, after],
         api_name="calibrate",

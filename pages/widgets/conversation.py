@@ -6,6 +6,8 @@ The conversation itself is :mod:`core.conversation`; these only move text betwee
 
 from __future__ import annotations
 
+import re
+
 import gradio as gr
 
 from core.conversation import SEEKER, SUPPORTER, bundled_conversations, parse_conversation
@@ -20,6 +22,9 @@ MESSAGE_INFO = (
     "(or 'User:'/'Assistant:'), ending with the seeker's turn. Every responder then writes "
     "the supporter's next turn, and the scores read the whole conversation."
 )
+#: What the carry-on note says once both turns are added (:func:`carried_note` reads it back).
+ADDED = "Added: the message box now holds {turns} turns. Press **Get replies** for the next."
+ADDED_PATTERN = r"Added: the message box now holds (\d+) turns\."
 
 
 def conversation_picker() -> gr.Dropdown:
@@ -68,7 +73,7 @@ def carry_on_controls() -> tuple[gr.Dropdown, gr.Textbox, gr.Button, gr.Markdown
         )
         with gr.Row():
             chosen = gr.Dropdown(
-                choices=[(names(rid), rid) for rid in RESPONDER_IDS],
+                choices=[],  # the replies on screen, once there are some (carry_choices)
                 value=None,
                 label="Keep this reply as the supporter's turn",
             )
@@ -104,6 +109,54 @@ def carry_on(text: str, saved: dict, rid: str | None, next_turn: str) -> tuple[s
         longer = conversation.then(SUPPORTER, reply).then(SEEKER, next_turn)
     except InputError as exc:
         raise gr.Error(str(exc)) from None
-    turns = len(longer.turns)
-    note = f"Added: the message box now holds {turns} turns. Press **Get replies** for the next."
+    note = ADDED.format(turns=len(longer.turns))
     return longer.transcript(), None, "", note
+
+
+def carry_choices(saved: dict, current: str | None) -> gr.Dropdown:
+    """The "Keep this reply" menu: only the responders with a reply on screen, the one chosen
+    kept, else the first (the only one, when one replied) picked; empty with no reply.
+
+    >>> saved = {"replies": {"local/x": {"text": ""}, "human/counselchat": {"text": "Hm."}}}
+    >>> menu = carry_choices(saved, None)
+    >>> [rid for _, rid in menu.choices], menu.value
+    (['human/counselchat'], 'human/counselchat')
+    """
+    replies = (saved or {}).get("replies") or {}
+    ids = [rid for rid, reply in replies.items() if (reply or {}).get("text")]
+    ids.sort(key=lambda rid: RESPONDER_IDS.index(rid) if rid in RESPONDER_IDS else len(ids))
+    value = current if current in ids else (ids[0] if ids else None)
+    return gr.Dropdown(choices=[(names(rid), rid) for rid in ids], value=value)
+
+
+def carried_note(text: str, note: str) -> object:
+    """The note under the carry-on button once the message box holds ``text``: an "Added: …
+    N turns" note stays only while the box holds N turns (a picked question or conversation
+    replaced it: emptied); any other note is emptied too (typing empties it at once).
+
+    >>> note = ADDED.format(turns=3)
+    >>> carried_note("Seeker: a\\nSupporter: b\\nSeeker: c", note) == gr.skip()
+    True
+    >>> carried_note("My exams are soon.", note), carried_note("x", "")
+    ('', '')
+    """
+    said = re.match(ADDED_PATTERN, note or "")
+    if said:
+        try:
+            if len(parse_conversation(text).turns) == int(said[1]):
+                return gr.skip()
+        except InputError:
+            pass
+    return ""
+
+
+def wire_carry_on(
+    chosen: gr.Dropdown, note: gr.Markdown, message: gr.Textbox, saved: gr.State, after: list
+) -> None:
+    """The carry-on menu refilled with the replies on screen once each event of ``after`` ends,
+    and its note emptied when the message box changes by hand (typed, pasted, or replaced by
+    a pick; :func:`carried_note`)."""
+    for event in after:
+        event.then(carry_choices, [saved, chosen], chosen, api_name=False, show_progress="hidden")
+    message.input(lambda: "", None, note, api_name=False, show_progress="hidden")
+    message.change(carried_note, [message, note], note, api_name=False, show_progress="hidden")

@@ -45,7 +45,8 @@ def key_boxes() -> tuple[list[gr.Textbox], gr.Markdown]:
             "Keys typed here are sent with your requests and used for them alone: "
             "never logged, never saved, never seen by other visitors."
         )
-        boxes = [gr.Textbox(label=name, type="password") for name in KEY_ENV_VARS]
+        # value "": a caller of the web API may leave the keys out (the server's own then)
+        boxes = [gr.Textbox("", label=name, type="password") for name in KEY_ENV_VARS]
         table = gr.Markdown(availability_markdown())
     for box in boxes:
         box.change(availability_markdown, boxes, table, api_name=False)

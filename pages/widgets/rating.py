@@ -23,6 +23,7 @@ from core.csvlog import CsvLogError
 from core.ratings import CONCERNS, RatingLog, RatingRecord
 from core.textinput import InputError
 from core.visitors import owner_tag
+from pages.widgets.api_names import KEYS, VISITOR, named
 from pages.widgets.kept_words import RATING_KEPT
 from pages.widgets.score_area import Blinded, replies_on_screen, scores_shown, wire_blind
 from pages.widgets.score_area import blind_updates as blind_updates  # imported from here too
@@ -185,6 +186,13 @@ def save_rating(
     )
 
 
+#: The ``/rate`` endpoint's parameters before the key boxes (the first, the replies on screen,
+#: is a state the API does not show): :func:`save_rating`'s.
+RATING_NAMES = (
+    *("replies_shown", "which", "rater", "cognitive", "emotional", "behavioral", "safe"),
+    *("concern", "comment", "blind"),
+)
+
 #: Opens the rating box when Blind is ticked, as a click on its heading does (only when closed).
 OPEN_BOX = """(on) => {
   const head = document.querySelector('#rate-box .label-wrap');
@@ -271,9 +279,10 @@ def wire(
         )
     page.load(lambda name: name or "", box.remembered, box.rater, api_name=False)
     wire_blind(box.blind, saved, box.rated, parts, after, starts, js=OPEN_BOX)
+    inputs = [saved, *box.inputs, *keys, *([visitor] if visitor is not None else [])]
     box.save.click(
-        save_rating,
-        [saved, *box.inputs, *keys, *([visitor] if visitor is not None else [])],
+        named(save_rating, *[*RATING_NAMES, *KEYS, VISITOR][: len(inputs)]),  # a visitor id if sent
+        inputs,
         [box.status, box.remembered],
         api_name="rate",
     ).then(

@@ -18,6 +18,7 @@ import gradio as gr
 from core.local_pace import reply_seconds
 from core.progress import Progress
 from core.questions import by_label, find_question, load_questions
+from pages.widgets.api_names import KEYS
 from pages.widgets.kept_words import ROUND_KEPT
 from pages.widgets.keys import key_boxes
 from pages.widgets.names import responder_choices, scorer_choices
@@ -39,6 +40,13 @@ STEP = "writing reply"
 AFTER = (
     "The line under the buttons says which reply is being written and for how long. Stop "
     "ends the round once the reply being written is finished (nothing is saved)."
+)
+
+
+#: The names of :attr:`Maker.inputs` in the ``/create_round`` endpoint, in their order.
+INPUT_NAMES = (
+    *("bundled_question", "message", "responders", "strategies", "teacher_replies", "scorers"),
+    *("seed", "max_tokens", "temperature", *KEYS),
 )
 
 
