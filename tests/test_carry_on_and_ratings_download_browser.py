@@ -23,7 +23,12 @@ from core.ratings import RatingLog
 from pages.widgets.scores import names
 from tests.conftest import browser_page, require_chromium
 from tests.fake_providers import Stream
-from tests.test_walk_compare_browser import COMPAT, FIRST, HUMAN, compare_page
+from tests.test_compare_replies_to_line_and_empty_panels_browser import (
+    COMPAT,
+    FIRST,
+    HUMAN,
+    compare_page,
+)
 
 pytestmark = pytest.mark.slow
 SHOTS = ROOT / "test-artifacts" / "newcomer"

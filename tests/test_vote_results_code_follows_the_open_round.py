@@ -2,9 +2,9 @@
 means every round). It is, whenever a round is open: the open round (a state) fills the box on
 every change, whether a link (``?round=``) opened it on load, the Open button or the Make
 button. The walk's miss did not reproduce on Gradio 6.31, neither on the page alone
-(``tests/test_vote_small_fixes_browser.py``: a link, then a made round) nor here: in app.py's
-app, where the Vote page is a tab rendered again inside the app, for a link and the Open
-button."""
+(``tests/test_vote_results_round_code_and_tables_browser.py``: a link, then a made round)
+nor here: in app.py's app, where the Vote page is a tab rendered again inside the app, for a
+link and the Open button."""
 
 from __future__ import annotations
 

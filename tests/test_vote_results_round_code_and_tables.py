@@ -2,7 +2,7 @@
 a link (``?round=CODE``) or just made; how the votes are counted is told in the page, in plain
 words (no bare repository path); the ranking and agreement tables are HTML tables that a phone
 shows one row a block (each figure named), so nothing needs a sideways swipe. The browser
-checks are in ``tests/test_vote_small_fixes_browser.py``.
+checks are in ``tests/test_vote_results_round_code_and_tables_browser.py``.
 """
 
 from __future__ import annotations
