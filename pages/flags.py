@@ -307,7 +307,8 @@ def build() -> gr.Blocks:
             gr.Markdown(OPERATOR_HELP)
             with gr.Row():
                 token = gr.Textbox(label="Operator token", type="password", scale=3)
-                whole = gr.DownloadButton("Download every flag (CSV)", scale=1)
+                get = gr.Button("Get every flag (CSV)", scale=1)
+            whole = gr.File(label="Every flag (CSV)")
         visitor = visitor_state()
         shown = gr.State()  # the stamp of the log this tab shows (and would download)
         outputs = [table, status, download, shown]
@@ -317,8 +318,8 @@ def build() -> gr.Blocks:
         count.release(show_log, [count, visitor], outputs, api_name=False)
         on_load(page, visitor)
         page.load(show_log, [count, visitor], outputs, api_name=False)
-        token.submit(operator_copy, token, whole, api_name=False)
-        token.blur(operator_copy, token, whole, api_name=False)
+        for press in (token.submit, get.click):  # checked when asked, never on a stray blur
+            press(operator_copy, token, whole, api_name=False)
         # Flags made on other pages show up without pressing Refresh, and the download
         # follows: the moment the page comes into view, and on every tick while it is
         # open. Each sends nothing unless the log changed since this tab last showed it.

@@ -18,7 +18,8 @@ FLAG_KEPT = (
 RATING_KEPT = (
     "A rating keeps the message, the reply, your levels, comment and name or initials in "
     "this server's ratings log, until its operator clears it. Only the operator and you "
-    "(this browser) can read your ratings; your name is remembered in this browser only."
+    "(this browser) can read your ratings. This browser also remembers your name for next "
+    "time. Leave out other people's names and details."
 )
 #: Beside the vote's "Why?" box.
 VOTE_KEPT = (
@@ -39,7 +40,7 @@ OPERATOR_HELP = (
 )
 #: A wrong or missing operator token.
 NOT_OPERATOR = (
-    "That is not this server's operator token (`EMPATHY_LAB_ADMIN_TOKEN`): the whole log is "
+    "That is not this server's operator token (EMPATHY_LAB_ADMIN_TOKEN): the whole log is "
     "for the operator. Your own rows are in the download above."
 )
 

@@ -96,10 +96,14 @@ def rating_box() -> RatingBox:
         open=False,
         elem_id="rate-box",
     ) as panel:
+        gr.Markdown(f"<small>{RATING_KEPT}</small>")  # read before anything is typed
         gr.Markdown(f"<small>{_anchors()}</small>")
         with gr.Row():
             which = gr.Dropdown([], label="Which reply", scale=2)
-            rater = gr.Textbox(label="Your name or initials (kept in this browser)", scale=1)
+            rater = gr.Textbox(
+                label="Your name or initials (saved with your rating; remembered in this browser)",
+                scale=1,
+            )
         with gr.Row():
             levels = [
                 gr.Radio([1, 2, 3], label=rubric.labels[c], min_width=150)
@@ -116,7 +120,6 @@ def rating_box() -> RatingBox:
             )
         comment = gr.Textbox(label="Comment (optional)", lines=2, max_length=2000)
         save = gr.Button("Save my rating", variant="primary", size="sm")
-        gr.Markdown(f"<small>{RATING_KEPT}</small>")
         status = gr.Markdown()
     remembered = gr.BrowserState("", storage_key="empathy-lab-rater", secret=storage_secret())
     return RatingBox(
@@ -267,8 +270,9 @@ def wire(
 ) -> None:
     """The box's events: the replies on screen in its menu once each event of ``after`` ends
     (not on every streamed moment), remember the rater, hide ``parts`` while blind (again on
-    each click of ``starts``, a new comparison: :func:`~pages.widgets.score_area.wire_blind`),
-    save, empty the form for the next reply and reveal."""
+    each click of ``starts``, a new comparison: :func:`~pages.widgets.score_area.wire_blind`,
+    which also empties the form's answers), save, empty the form for the next reply and
+    reveal."""
     for event in after:
         event.then(
             lambda state, current: reply_choices(state, current, names),
@@ -277,8 +281,12 @@ def wire(
             api_name=False,
             show_progress="hidden",
         )
-    page.load(lambda name: name or "", box.remembered, box.rater, api_name=False)
+    # Nothing remembered: the box is left alone (a late load once emptied a name just typed).
+    page.load(lambda name: name or gr.skip(), box.remembered, box.rater, api_name=False)
     wire_blind(box.blind, saved, box.rated, parts, after, starts, js=OPEN_BOX)
+    for button in starts:  # a new comparison: the last rating's answers never carry over to it
+        button.click(lambda: [*CLEARED, ""], None, [*box.answers, box.status], queue=False,
+                     api_name=False, show_progress="hidden")  # fmt: skip
     inputs = [saved, *box.inputs, *keys, *([visitor] if visitor is not None else [])]
     box.save.click(
         named(save_rating, *[*RATING_NAMES, *KEYS, VISITOR][: len(inputs)]),  # a visitor id if sent

@@ -250,6 +250,7 @@ def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict
                     )
                     status, twin = _status_lines(rid)
                     with gr.Column(visible=False, elem_classes=["flag-row"]) as row:
+                        gr.Markdown(f"<small>{FLAG_KEPT}</small>")  # before the note
                         with gr.Row(equal_height=True):  # the button as tall as the box
                             note = gr.Textbox(  # the label names it for screen readers
                                 label="Why flag this reply? (optional)",
@@ -257,7 +258,6 @@ def reply_panels() -> tuple[list[gr.Column], list[gr.components.Component], dict
                                 show_label=False,
                             )
                             button = gr.Button("Flag this reply", size="sm")
-                        gr.Markdown(f"<small>{FLAG_KEPT}</small>")
                         flag_status = gr.Markdown()
                         to_lab = gr.Button(LAB_BUTTON, size="sm", visible=False)
                 columns.append(column)

@@ -201,6 +201,7 @@ def round_estimate(
 def maker_controls() -> Maker:
     """The teacher's controls (inside an accordion): the inputs of :func:`pages.vote.create`,
     and the estimate of the round they describe."""
+    gr.Markdown(f"<small>{ROUND_KEPT}</small>")  # read before anything is typed
     with gr.Row():
         picker = gr.Dropdown(
             choices=[q.choice_label for q in load_questions()],
@@ -234,7 +235,6 @@ def maker_controls() -> Maker:
         seed = gr.Textbox(value="", label="Shuffle seed (blank = random)", max_length=12)
         max_tokens = gr.Slider(32, 1024, value=320, step=32, label="Max tokens per reply")
         temperature = gr.Slider(0.0, 1.5, value=0.7, step=0.05, label="Temperature")
-    gr.Markdown(f"<small>{ROUND_KEPT}</small>")
     described = [picker, message, responders, strategies, teacher, max_tokens]
     estimate = gr.Markdown(round_estimate(*(c.value for c in described)))  # type: ignore[arg-type]
     keys_in, _ = key_boxes()

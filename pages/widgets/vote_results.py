@@ -200,9 +200,10 @@ def results_tab(visitor: gr.BrowserState) -> gr.Textbox:
             gr.Markdown(OPERATOR_HELP)
             with gr.Row():
                 token = gr.Textbox(label="Operator token", type="password", scale=3)
-                every = gr.DownloadButton("Download every vote (CSV)", scale=1)
-        token.submit(operator_votes, token, every, api_name=False)
-        token.blur(operator_votes, token, every, api_name=False)
+                get = gr.Button("Get every vote (CSV)", scale=1)
+            every = gr.File(label="Every vote (CSV)")
+        for press in (token.submit, get.click):  # checked when asked, never on a stray blur
+            press(operator_votes, token, every, api_name=False)
     refresh.click(
         reports_problems(4, at=3)(results),
         results_code,
