@@ -26,10 +26,10 @@ import gradio as gr
 
 from core.csvlog import write_copy
 from core.flags import FIELDS, FlagLog, FlagLogError
-from core.visitors import is_operator, may_read_all, own_rows, reader_of
+from core.visitors import own_rows, reader_of
 from pages.widgets.api_names import VISITOR, named
-from pages.widgets.kept_words import NOT_OPERATOR, OPERATOR_HELP
 from pages.widgets.names import responder_name, scorer_name
+from pages.widgets.operator_box import for_operator, operator_box
 from pages.widgets.safety_words import MESSAGE_RISK, MET_BY_REPLY
 from pages.widgets.visitor import on_load, visitor_state
 
@@ -269,11 +269,7 @@ def on_tick(n: float, shown: object, visitor: str | None = None) -> tuple[object
 def operator_copy(token: str) -> str | None:
     """The whole log for the operator (their ``EMPATHY_LAB_ADMIN_TOKEN``; on a local run of
     one's own, anyone); anyone else is refused (an empty box: nothing yet)."""
-    if not (token or "").strip() and not may_read_all():
-        return None
-    if not (is_operator(token) or may_read_all()):
-        raise gr.Error(NOT_OPERATOR)
-    return download_copy(FlagLog())
+    return for_operator(token, lambda: download_copy(FlagLog()))
 
 
 def build() -> gr.Blocks:
@@ -303,12 +299,7 @@ def build() -> gr.Blocks:
         with gr.Row():
             download = gr.DownloadButton("Download the log (CSV)")
             gr.Markdown(DISK_NOTE)
-        with gr.Accordion("The whole log (the operator)", open=False):
-            gr.Markdown(OPERATOR_HELP)
-            with gr.Row():
-                token = gr.Textbox(label="Operator token", type="password", scale=3)
-                get = gr.Button("Get every flag (CSV)", scale=1)
-            whole = gr.File(label="Every flag (CSV)")
+        operator_box("The whole log (the operator)", "flag", lambda: download_copy(FlagLog()))
         visitor = visitor_state()
         shown = gr.State()  # the stamp of the log this tab shows (and would download)
         outputs = [table, status, download, shown]
@@ -318,8 +309,6 @@ def build() -> gr.Blocks:
         count.release(show_log, [count, visitor], outputs, api_name=False)
         on_load(page, visitor)
         page.load(show_log, [count, visitor], outputs, api_name=False)
-        for press in (token.submit, get.click):  # checked when asked, never on a stray blur
-            press(operator_copy, token, whole, api_name=False)
         # Flags made on other pages show up without pressing Refresh, and the download
         # follows: the moment the page comes into view, and on every tick while it is
         # open. Each sends nothing unless the log changed since this tab last showed it.

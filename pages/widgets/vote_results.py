@@ -14,9 +14,9 @@ from pathlib import Path
 import gradio as gr
 
 from core.csvlog import CsvLogError, write_copy
-from core.visitors import is_operator, may_read_all, voter_id
-from pages.widgets.kept_words import NOT_OPERATOR, OPERATOR_HELP
+from core.visitors import may_read_all, voter_id
 from pages.widgets.notice import notice_box, reports_problems
+from pages.widgets.operator_box import for_operator, operator_box
 from reports.votes import (
     AGREEMENT_HEADERS,
     RANKING_HEADERS,
@@ -148,7 +148,7 @@ def votes_file(visitor: str | None = None) -> str | None:
     own the whole log; on a public server only this visitor's own votes, with no voter id."""
     log = VoteLog()
     if may_read_all():
-        return str(log.path) if log.path.exists() else None
+        return whole_vote_log()
     voter = voter_id(visitor)
     mine = [r for r in log.read() if voter and r["voter"] == voter]
     if not mine:
@@ -158,14 +158,15 @@ def votes_file(visitor: str | None = None) -> str | None:
     return str(path)
 
 
-def operator_votes(token: str) -> str | None:
-    """The whole vote log for the operator's token (an empty box: nothing yet)."""
-    if not (token or "").strip() and not may_read_all():
-        return None
-    if not (is_operator(token) or may_read_all()):
-        raise gr.Error(NOT_OPERATOR)
+def whole_vote_log() -> str | None:
+    """The vote log's path (None before the first vote)."""
     path = VoteLog().path
     return str(path) if path.exists() else None
+
+
+def operator_votes(token: str) -> str | None:
+    """The whole vote log for the operator's token (an empty box: nothing yet)."""
+    return for_operator(token, whole_vote_log)
 
 
 def table_box(elem_id: str) -> gr.HTML:
@@ -196,14 +197,7 @@ def results_tab(visitor: gr.BrowserState) -> gr.Textbox:
         with gr.Row():
             results_download = gr.DownloadButton("Download results (CSV)", value=None)
             votes_download = gr.DownloadButton("Download votes (CSV)")
-        with gr.Accordion("Every vote (the operator)", open=False):
-            gr.Markdown(OPERATOR_HELP)
-            with gr.Row():
-                token = gr.Textbox(label="Operator token", type="password", scale=3)
-                get = gr.Button("Get every vote (CSV)", scale=1)
-            every = gr.File(label="Every vote (CSV)")
-        for press in (token.submit, get.click):  # checked when asked, never on a stray blur
-            press(operator_votes, token, every, api_name=False)
+        operator_box("Every vote (the operator)", "vote", whole_vote_log)
     refresh.click(
         reports_problems(4, at=3)(results),
         results_code,
