@@ -35,6 +35,7 @@ from config import APP_VERSION
 from core.csvlog import CsvLog
 from core.flags import FlagLog
 from core.textinput import InputError, clean_text
+from core.visitors import own_rows
 
 RATINGS_FILE_NAME = "ratings.csv"
 #: The longest reply a rating takes (characters).
@@ -178,14 +179,12 @@ class RatingLog(FlagLog):
     def rows_of(self, owner: str) -> list[dict[str, str]]:
         """The ratings tagged with ``owner`` (:func:`core.visitors.owner_tag`); none for a
         blank tag (never the untagged rows, nor everyone's)."""
-        return [r for r in self.read() if owner and r.get("visitor") == owner]
+        return own_rows(self.read(), owner or "")
 
     def table(self) -> pd.DataFrame:
         """Every rating this request may read (:func:`ratings_of`), components as numbers
         (empty frame with the columns when none)."""
-        owner = _READER.get()
-        rows = [r for r in self.read() if owner is None or (owner and r["visitor"] == owner)]
-        df = pd.DataFrame(rows, columns=list(FIELDS))
+        df = pd.DataFrame(own_rows(self.read(), _READER.get()), columns=list(FIELDS))
         for column in (*COMPONENTS, "overall"):
             df[column] = pd.to_numeric(df[column], errors="coerce")
         return df

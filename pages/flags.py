@@ -266,10 +266,15 @@ def on_tick(n: float, shown: object, visitor: str | None = None) -> tuple[object
     return show_log(n, visitor)
 
 
+def whole_flag_log() -> str | None:
+    """A copy of the whole flag log, for the operator's download (None before the first flag)."""
+    return download_copy(FlagLog())
+
+
 def operator_copy(token: str) -> str | None:
     """The whole log for the operator (their ``EMPATHY_LAB_ADMIN_TOKEN``; on a local run of
     one's own, anyone); anyone else is refused (an empty box: nothing yet)."""
-    return for_operator(token, lambda: download_copy(FlagLog()))
+    return for_operator(token, whole_flag_log)
 
 
 def build() -> gr.Blocks:
@@ -299,7 +304,7 @@ def build() -> gr.Blocks:
         with gr.Row():
             download = gr.DownloadButton("Download the log (CSV)")
             gr.Markdown(DISK_NOTE)
-        operator_box("The whole log (the operator)", "flag", lambda: download_copy(FlagLog()))
+        operator_box("The whole log (the operator)", "flag", whole_flag_log)
         visitor = visitor_state()
         shown = gr.State()  # the stamp of the log this tab shows (and would download)
         outputs = [table, status, download, shown]

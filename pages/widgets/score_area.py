@@ -127,14 +127,10 @@ def blind_updates(on: bool, hidden: int = 3, notes: int = 1) -> list[dict]:
     return scores_shown(not on, hidden, notes)
 
 
-def comparison_started(blind: bool, hidden: int = 3, notes: int = 1) -> list[dict]:
-    """Get replies pressed: while Blind is ticked, the scores and safety verdicts are hidden
-    again (the last comparison's ratings revealed them; the new replies are not rated yet).
-
-    >>> [u["visible"] for u in comparison_started(True, 1)]
-    [False, True]
-    """
-    return scores_shown(not blind, hidden, notes)
+#: Get replies pressed: while Blind is ticked the scores and safety verdicts are hidden again,
+#: as ticking it hides them (the last comparison's ratings revealed them; the new replies are
+#: not rated yet).
+comparison_started = blind_updates
 
 
 def comparison_ended(

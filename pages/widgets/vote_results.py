@@ -14,7 +14,7 @@ from pathlib import Path
 import gradio as gr
 
 from core.csvlog import CsvLogError, write_copy
-from core.visitors import may_read_all, voter_id
+from core.visitors import may_read_all, own_rows, voter_id
 from pages.widgets.notice import notice_box, reports_problems
 from pages.widgets.operator_box import for_operator, operator_box
 from reports.votes import (
@@ -146,11 +146,9 @@ OWN_FIELDS = tuple(f for f in FIELDS if f != "voter")
 def votes_file(visitor: str | None = None) -> str | None:
     """The votes this browser may download (None when there are none): on a local run of one's
     own the whole log; on a public server only this visitor's own votes, with no voter id."""
-    log = VoteLog()
     if may_read_all():
         return whole_vote_log()
-    voter = voter_id(visitor)
-    mine = [r for r in log.read() if voter and r["voter"] == voter]
+    mine = own_rows(VoteLog().read(), voter_id(visitor), column="voter")
     if not mine:
         return None
     path = Path(tempfile.mkdtemp(prefix="my-votes-")) / "my-votes.csv"
