@@ -15,6 +15,7 @@
     python cli.py pairwise --judge judge/local/qwen2.5-coder-1.5b --n 5
     python cli.py story-rate --judge judge/local/qwen2.5-coder-1.5b --input stories.csv --output out.csv
     python cli.py resonance --method embedding --input pairs.csv --output out.csv
+    python cli.py experts --judge judge-weighted/local/qwen2.5-coder-1.5b --last-turn
 
 Each command lives in ``commands/<name>.py`` (the twin of a page). Replies
 go to stdout, errors to stderr with a non-zero exit code (1: the call
@@ -30,6 +31,7 @@ from collections.abc import Sequence
 from commands import (
     align,
     batch,
+    experts,
     flags,
     generate,
     pairwise,
@@ -53,6 +55,7 @@ COMMANDS = (
     votes,
     batch,
     align,
+    experts,
     pairwise,
     stories,
     resonance,

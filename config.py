@@ -283,6 +283,8 @@ RUNS_DIR = SETTINGS.runs_dir
 EXTRA_DATA_DIR = SETTINGS.extra_data_dir
 EPITOME_DIR = EXTRA_DATA_DIR / "epitome"
 EMPATHIC_STORIES_CSV = EXTRA_DATA_DIR / "empathic_stories" / "stories_dev.csv"
+#: Lend an Ear (MIT): real conversations rated by three experts; ``cli.py experts`` reads it.
+LEND_AN_EAR_CSV = EXTRA_DATA_DIR / "experts" / "lend_an_ear.csv"
 #: CounselChat in full (MIT): only the tools that rebuild the bundled questions read it.
 COUNSELCHAT_CSV = EXTRA_DATA_DIR / "counselchat" / "counsel_chat.csv"
 #: Scores kept by studies (one CSV per scorer setting) so that a re-run is free.

@@ -19,6 +19,7 @@ The head records the encoder it was trained on and refuses any other.
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from functools import lru_cache
@@ -29,7 +30,12 @@ import numpy as np
 
 from config import CARDS_DIR, MODELS_DIR
 from scorers.base import Score, ScoreItem, Scorer
-from scorers.bert_head.context import AnyContextModel, in_context, shipped_context_model
+from scorers.bert_head.context import (
+    AnyContextModel,
+    in_context,
+    model_ships,
+    shipped_context_model,
+)
 from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.bert_head.features import (
     FeatureRecipe,
@@ -239,6 +245,23 @@ def shipped_weights(scorer_id: str = "bert-head") -> Path:
 @lru_cache(maxsize=4)
 def _load_head(scorer_id: str) -> BertHead:
     head = read_head(shipped_weights(scorer_id), HEADS[scorer_id][1])
-    if scorer_id == "bert-head":  # the conversation model was trained on this head's scores
+    # The conversation model was trained on this head's scores; it reads turns by default
+    # only when it beat reading each turn alone on conversations experts rated.
+    if scorer_id == "bert-head" and model_ships():
         head.context = shipped_context_model()
+    return head
+
+
+def head_with_conversation_model() -> BertHead:
+    """The default head reading turns with the shipped conversation model, whether or not
+    the model ships (for studies that weigh it against reading each turn alone)."""
+    head = copy.copy(load_head("bert-head"))
+    head.context = shipped_context_model()
+    return head
+
+
+def head_reading_turns_alone() -> BertHead:
+    """The default head with no conversation model: each turn as a reply to the last message."""
+    head = copy.copy(load_head("bert-head"))
+    head.context = None
     return head
