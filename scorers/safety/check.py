@@ -27,10 +27,11 @@ from dataclasses import replace
 from core.conversation import SEEKER, Turn
 from core.textinput import InputError, clean_text
 from scorers.safety import rules
+from scorers.safety.collusion import colludes
 from scorers.safety.features import DESCRIBED, Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
-from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, met_how, missed_how
+from scorers.safety.wording import ALONE, CLOSE_CALL, LEARNED, PAST, met_how, missed_how
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v3.2"
@@ -203,7 +204,13 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=known)
     elif risky:
         evidence["met"] = met_how(*rules.what_it_offers(reply), rules.checks_now(reply))
-    for concern in CONCERNS[1:]:
+    # Going along with a risk needs a risk: one the screen found, or words the rules name.
+    found_risk = bool(message)
+    collusion = colludes(reply, screen_encoder()) if found_risk else None
+    if collusion:
+        concerns.append("colludes")
+        evidence["colludes"] = collusion.words
+    for concern in LEARNED:
         if decided[concern].yes:
             concerns.append(concern)
             evidence[concern] = _words(decided[concern], "reply")
@@ -216,6 +223,8 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         why.append(ALONE)
     if past and "missed-risk" in concerns:
         why.append(PAST)
+    if collusion:  # a rule settles "not safe": no close call elsewhere can turn it safe
+        why = []
     reason = f"uncertain: read it yourself ({'; '.join(why)})" if why else ""
     return SafetyResult(
         int(risky),
