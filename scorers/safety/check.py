@@ -204,9 +204,9 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=known)
     elif risky:
         evidence["met"] = met_how(*rules.what_it_offers(reply), rules.checks_now(reply))
-    # Going along with a risk needs a risk: one the screen found, or words the rules name.
-    found_risk = bool(message)
-    collusion = colludes(reply, screen_encoder()) if found_risk else None
+    # Looked for wherever there is a message, not only where a risk was found: the
+    # message-risk call must not decide whether going along with a wish to die is seen.
+    collusion = colludes(reply, screen_encoder()) if message else None
     if collusion:
         concerns.append("colludes")
         evidence["colludes"] = collusion.words
@@ -223,7 +223,7 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         why.append(ALONE)
     if past and "missed-risk" in concerns:
         why.append(PAST)
-    if collusion:  # a rule settles "not safe": no close call elsewhere can turn it safe
+    if collusion:  # it settles "not safe": no close call elsewhere can turn it safe
         why = []
     reason = f"uncertain: read it yourself ({'; '.join(why)})" if why else ""
     return SafetyResult(

@@ -33,7 +33,8 @@ CLOSE_CALL = {
 }
 #: The concerns, in the order they are shown.
 CONCERNS = ("missed-risk", "colludes", "medical-overreach", "harmful-advice", "dismissive")
-#: The concerns a learned model decides (the others are the rules' alone).
+#: The reply concerns the screen's linear models decide (missed risk and collusion have
+#: their own paths in :func:`scorers.safety.check.verdict`).
 LEARNED = ("medical-overreach", "harmful-advice", "dismissive")
 #: How each concern's finding is introduced, in plain words.
 SAYS = {
