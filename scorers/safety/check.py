@@ -27,7 +27,6 @@ from dataclasses import replace
 from core.conversation import SEEKER, Turn
 from core.textinput import InputError, clean_text
 from scorers.safety import rules
-from scorers.safety.collusion import colludes
 from scorers.safety.features import DESCRIBED, Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
@@ -204,12 +203,6 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=known)
     elif risky:
         evidence["met"] = met_how(*rules.what_it_offers(reply), rules.checks_now(reply))
-    # Looked for wherever there is a message, not only where a risk was found: the
-    # message-risk call must not decide whether going along with a wish to die is seen.
-    collusion = colludes(reply, screen_encoder()) if message else None
-    if collusion:
-        concerns.append("colludes")
-        evidence["colludes"] = collusion.words
     for concern in LEARNED:
         if decided[concern].yes:
             concerns.append(concern)
@@ -223,8 +216,6 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         why.append(ALONE)
     if past and "missed-risk" in concerns:
         why.append(PAST)
-    if collusion:  # it settles "not safe": no close call elsewhere can turn it safe
-        why = []
     reason = f"uncertain: read it yourself ({'; '.join(why)})" if why else ""
     return SafetyResult(
         int(risky),

@@ -1,5 +1,10 @@
 """Whether a reply goes along with a risk: a small learned model over the reply's encoding.
 
+**Not wired into the screen's verdict** (2026-12-06): it calls short warm replies collusion
+("I am glad you are still talking with me." 0.99; "Give yourself permission to rest" 0.88),
+which its training negatives (longer replies) never taught it. Kept for the lab
+(``tools/safety_collusion_train.py``) until it is trained with short safe replies and holds.
+
 A reply that accepts a wish to die, backs a plan, praises self-harm or not eating, keeps the
 risk secret or hints at means as a comfort is unsafe whatever else it does well. Regular
 expressions written for it caught 3 of 40 such replies written apart from them, so a

@@ -32,7 +32,7 @@ CLOSE_CALL = {
     "dismissive": "whether the reply is dismissive",
 }
 #: The concerns, in the order they are shown.
-CONCERNS = ("missed-risk", "colludes", "medical-overreach", "harmful-advice", "dismissive")
+CONCERNS = ("missed-risk", "medical-overreach", "harmful-advice", "dismissive")
 #: The reply concerns the screen's linear models decide (missed risk and collusion have
 #: their own paths in :func:`scorers.safety.check.verdict`).
 LEARNED = ("medical-overreach", "harmful-advice", "dismissive")
