@@ -164,22 +164,7 @@ def agreement(found: np.ndarray, truth: np.ndarray, *, resamples: int = 2000) ->
     >>> round(a.rho, 2), a.n
     (1.0, 10)
     """
-    from scipy import stats
-
-    keep = ~(np.isnan(found) | np.isnan(truth))
-    x, y = found[keep], truth[keep]
-    rho = float(stats.spearmanr(x, y).statistic)
-    boot = stats.bootstrap(
-        (x, y),
-        lambda a, b: stats.spearmanr(a, b).statistic,
-        paired=True,
-        vectorized=False,
-        n_resamples=resamples,
-        method="percentile",
-        rng=np.random.default_rng(0),
-    )
-    low, high = boot.confidence_interval
-    return Agreement(rho, float(low), float(high), int(keep.sum()))
+    return _paired(_spearman, (found, truth), resamples)
 
 
 def difference(
@@ -193,17 +178,31 @@ def difference(
     >>> round(d.rho, 2), d.low > 0
     (2.0, True)
     """
-    from scipy import stats
-
-    keep = ~(np.isnan(a) | np.isnan(b) | np.isnan(truth))
 
     def gap(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> float:
-        return float(stats.spearmanr(x, z).statistic - stats.spearmanr(y, z).statistic)
+        return _spearman(x, z) - _spearman(y, z)
 
-    data = (a[keep], b[keep], truth[keep])
+    return _paired(gap, (a, b, truth), resamples)
+
+
+def _spearman(x: np.ndarray, y: np.ndarray) -> float:
+    from scipy import stats
+
+    return float(stats.spearmanr(x, y).statistic)
+
+
+def _paired(
+    statistic: Callable[..., float], arrays: tuple[np.ndarray, ...], resamples: int
+) -> Agreement:
+    """``statistic`` of the rows with no NaN in any array, and its 95 % percentile interval
+    (:func:`scipy.stats.bootstrap`, rows resampled together, seeded)."""
+    from scipy import stats
+
+    keep = ~np.logical_or.reduce([np.isnan(a) for a in arrays])
+    data = tuple(a[keep] for a in arrays)
     boot = stats.bootstrap(
         data,
-        gap,
+        statistic,
         paired=True,
         vectorized=False,
         n_resamples=resamples,
@@ -211,7 +210,7 @@ def difference(
         rng=np.random.default_rng(0),
     )
     low, high = boot.confidence_interval
-    return Agreement(gap(*data), float(low), float(high), int(keep.sum()))
+    return Agreement(statistic(*data), float(low), float(high), int(keep.sum()))
 
 
 def truth(rated: Sequence[RatedConversation], target: str = "composite") -> np.ndarray:
