@@ -55,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _heads():
-    from scorers.bert_head.head import head_reading_turns_alone, head_with_conversation_model
+    from scorers.bert_head.head import head_reading_turns
 
-    return head_with_conversation_model(), head_reading_turns_alone()
+    return head_reading_turns(with_model=True), head_reading_turns(with_model=False)
 
 
 def _judge(judge_id: str | None):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from core.conversation import parse_conversation
-from scorers.bert_head.head import head_with_conversation_model, load_head
+from scorers.bert_head.head import head_reading_turns, load_head
 from tests.test_cli_score import score_csv
 
 # Written for this test (not in the training conversations): the seeker says early on that
@@ -35,7 +35,7 @@ FORGETS = (
 
 @pytest.fixture(scope="module")
 def head():
-    return head_with_conversation_model()
+    return head_reading_turns(with_model=True)
 
 
 def test_a_turn_that_forgets_an_earlier_turn_scores_clearly_lower_in_context(head):

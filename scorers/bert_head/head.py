@@ -252,16 +252,10 @@ def _load_head(scorer_id: str) -> BertHead:
     return head
 
 
-def head_with_conversation_model() -> BertHead:
-    """The default head reading turns with the shipped conversation model, whether or not
-    the model ships (for studies that weigh it against reading each turn alone)."""
+def head_reading_turns(*, with_model: bool) -> BertHead:
+    """The default head reading earlier turns with the shipped conversation model, or
+    without it (each turn as a reply to the last message), whatever the ship rule says:
+    for studies that weigh the two readings."""
     head = copy.copy(load_head("bert-head"))
-    head.context = shipped_context_model()
-    return head
-
-
-def head_reading_turns_alone() -> BertHead:
-    """The default head with no conversation model: each turn as a reply to the last message."""
-    head = copy.copy(load_head("bert-head"))
-    head.context = None
+    head.context = shipped_context_model() if with_model else None
     return head
