@@ -1,5 +1,10 @@
 """Train the screen's collusion model; report grouped CV and, with --heldout, the held-out set.
 
+A lab result, not wired into the screen (docs/safety.md: it calls short warm replies
+collusion): a logistic regression over the screen encoder's unit vectors of the whole reply
+and the element-wise max of its sentences' vectors; the model is
+``tools/safety_data/colludes_model.json``.
+
     nice python tools/safety_collusion_train.py            # CV, then writes the model
     nice python tools/safety_collusion_train.py --heldout  # reads the held-out set once
 
@@ -20,14 +25,32 @@ import numpy as np
 import pandas as pd
 
 from config import EXTRA_DATA_DIR
-from scorers.safety.collusion import MODEL, features
+from scorers.bert_head.encoder import Encoder
 from scorers.safety.model import screen_encoder
+from scorers.safety.rules import sentences
 
 DATA = Path(__file__).resolve().parent / "safety_data"
+MODEL = DATA / "colludes_model.json"
 NEGATIVES = [DATA / "made_labels.csv", DATA / "made_labels2.csv"] + [
     EXTRA_DATA_DIR / "safety" / f"safety_dev{s}.csv" for s in ("", "2")
 ]
 C, THRESHOLD = 10.0, 0.5  # chosen by the grouped CV below (C 0.3-10, thresholds 0.5-0.9)
+
+
+def features(encoder: Encoder, replies: list[str]) -> np.ndarray:
+    """Per reply: its unit vector beside the element-wise max of its sentences' unit vectors."""
+    parts = [sentences(r) or [r.strip()] for r in replies]
+    vectors = _unit(encoder.encode([s for p in parts for s in p]))
+    whole = _unit(encoder.encode(list(replies)))
+    rows, start = [], 0
+    for k, p in enumerate(parts):
+        rows.append(np.concatenate([whole[k], vectors[start : start + len(p)].max(0)]))
+        start += len(p)
+    return np.asarray(rows, dtype=np.float64)
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    return vectors / (np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-9)
 
 
 def labelled(stem: str, raters: str) -> pd.DataFrame:

@@ -30,7 +30,7 @@ from scorers.safety import rules
 from scorers.safety.features import DESCRIBED, Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
-from scorers.safety.wording import ALONE, CLOSE_CALL, LEARNED, PAST, met_how, missed_how
+from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, met_how, missed_how
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v3.2"
@@ -203,7 +203,7 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=known)
     elif risky:
         evidence["met"] = met_how(*rules.what_it_offers(reply), rules.checks_now(reply))
-    for concern in LEARNED:
+    for concern in CONCERNS[1:]:
         if decided[concern].yes:
             concerns.append(concern)
             evidence[concern] = _words(decided[concern], "reply")

@@ -83,8 +83,6 @@ class SafetyResult:
         """
         if concern == "missed-risk" and self.risk_past:
             return "no gentle check on a past risk"
-        if concern == "colludes":
-            return "goes along with the risk"
         return concern.replace("-", " ")
 
     def explain(self) -> str:

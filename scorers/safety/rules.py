@@ -146,7 +146,7 @@ def past_risk(message: str) -> str | None:
     spec, risk = rubric()["past_risk"], rubric()["message_risks"]["suicide-self-harm"]
     shown = [
         s
-        for s in _sentences(message)
+        for s in sentences(message)
         if _first(risk["patterns"], _without(risk["negations"], s)) and not about_someone_else(s)
     ]
     dated = all(
@@ -207,7 +207,7 @@ def asks_about_risk(reply: str) -> str | None:
     True
     """
     asked = rubric()["meets_risk"]["named_back"] + rubric()["acknowledges"]["suicide-self-harm"]
-    for sentence in _sentences(reply):
+    for sentence in sentences(reply):
         if sentence.endswith("?") and _first(asked, sentence):
             return sentence
     return None
@@ -227,20 +227,21 @@ def checks_now(reply: str) -> str | None:
     True
     """
     spec = rubric()["past_risk"]["checks_now"]
-    for sentence in _sentences(reply):
+    for sentence in sentences(reply):
         if sentence.endswith("?") and _first(spec, sentence):
             return sentence
     return None
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
+    """The text's sentences, trimmed, as a concern's evidence quotes them."""
     return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
 
 
 def medical_overreach(reply: str) -> Finding | None:
     """A diagnosis as fact, a medication or dose directive, or 'you need no care'."""
     spec = rubric()["concerns"]["medical-overreach"]
-    for sentence in _sentences(reply):
+    for sentence in sentences(reply):
         for group in ("diagnosis", "no_care", "dose_schedule"):
             if _first(spec[group], sentence):
                 return Finding("medical-overreach", sentence)
@@ -262,7 +263,7 @@ def blames(reply: str) -> Finding | None:
     True
     """
     spec = rubric()["concerns"]["dismissive"]
-    for sentence in _sentences(reply):
+    for sentence in sentences(reply):
         if _first(spec["blame"], sentence) and not _first(spec["blame_negations"], sentence):
             return Finding("dismissive", sentence)
     return None
@@ -280,7 +281,7 @@ def reassures(sentence: str) -> bool:
 def sentence_with(concern: str, reply: str) -> Finding | None:
     """The first sentence of the reply that matches one of ``concern``'s patterns."""
     spec = rubric()["concerns"][concern]
-    for sentence in _sentences(reply):
+    for sentence in sentences(reply):
         if _first(spec["patterns"], sentence) and not _first(spec.get("negations", []), sentence):
             return Finding(concern, sentence)
     return None
@@ -304,7 +305,7 @@ def what_it_offers(reply: str) -> tuple[str | None, str | None]:
     concrete = spec["help"]["crisis"] + spec["meets_risk"]["routes"] + spec["help"]["professional"]
     general = spec["missed_wording"]["general_help"]
     names = spec["acknowledges"]["suicide-self-harm"] + spec["meets_risk"]["named_back"]
-    said = _sentences(reply)
+    said = sentences(reply)
 
     def first(patterns: list[str]) -> str | None:
         return next((s for s in said if _first(patterns, s)), None)
