@@ -7,23 +7,14 @@ typed at once ("Type your name or initials first")."""
 from __future__ import annotations
 
 import gradio as gr
-import pytest
+
+from tests.test_blind_rating_holds_across_comparisons import (  # noqa: F401  (the fixture)
+    _block,
+    page,
+)
 
 
-@pytest.fixture(scope="module")
-def page() -> gr.Blocks:
-    from pages import compare
-
-    return compare.build()
-
-
-def _block(page: gr.Blocks, **attrs: object) -> gr.components.Component:
-    return next(
-        b for b in page.blocks.values() if all(getattr(b, k, None) == v for k, v in attrs.items())
-    )
-
-
-def test_a_new_comparison_empties_the_last_ratings_answers(page) -> None:
+def test_a_new_comparison_empties_the_last_ratings_answers(page) -> None:  # noqa: F811
     comment = _block(page, label="Comment (optional)")
     run = _block(page, value="Get replies")
     (clearing,) = [
@@ -34,7 +25,7 @@ def test_a_new_comparison_empties_the_last_ratings_answers(page) -> None:
     assert all(value in (None, "") for value in updates.values()), updates
 
 
-def test_a_name_typed_before_the_page_loads_is_never_emptied(page) -> None:
+def test_a_name_typed_before_the_page_loads_is_never_emptied(page) -> None:  # noqa: F811
     rater = next(
         b for b in page.blocks.values() if str(getattr(b, "label", "")).startswith("Your name")
     )
