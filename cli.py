@@ -4,6 +4,7 @@
     python cli.py responders
     python cli.py score --scorer bert-head --input in.csv --output out.csv
     python cli.py safety --input in.csv --output safety.csv
+    python cli.py safety-rates --input labelled.csv
     python cli.py train-head --data ../shared/data/rubric_labels/rubric_labels.csv
     python cli.py flags --output copy.csv
     python cli.py perturb --input in.csv --perturbations all --seed 0 --output out.csv
@@ -39,6 +40,7 @@ from commands import (
     resonance,
     robustness,
     safety,
+    safety_rates,
     score,
     stories,
     train_head,
@@ -60,6 +62,7 @@ COMMANDS = (
     stories,
     resonance,
     safety,
+    safety_rates,
     ratings,
 )
 

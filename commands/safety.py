@@ -5,7 +5,9 @@
 
 Input columns ``message`` (optional) and ``reply``; every input column (an
 ``id`` too) is kept, and ``message_risk, message_risk_kind, reply_safe,
-concerns, evidence, safety_status, safety_reason`` are added. Run the same
+concerns, evidence, safety_status, safety_verdict, safety_reason`` are added;
+``safety_verdict`` is the screen's call in three: ``not safe``, ``uncertain`` (read it
+yourself: a close call, ``safety_reason`` says about what) and ``safe`` (no concern found). Run the same
 command again and rows already in ``--output`` are kept, not checked again.
 ``--judge`` adds a second opinion from an LLM judge given the safety criteria
 (``judge_message_risk, judge_reply_safe, judge_concerns, judge_reason``; the local model by
@@ -34,6 +36,7 @@ COLUMNS = (
     "concerns",
     "evidence",
     "safety_status",
+    "safety_verdict",
     "safety_reason",
 )
 #: Added by ``--judge``.
