@@ -5,6 +5,11 @@ The page's rule (written at its top): a folder's section starts at a heading ``#
 one line ``- `name.py`: what it holds``. Every ``.py`` file except ``__init__.py`` (and the
 suite's own ``tests/test_*.py``) must have its line in its folder's section, and every line
 must name a file that is there, so a module added, renamed or deleted without its line fails.
+
+``lab/`` (experiments and probes) is walked like any folder, and its own index,
+``lab/README.md``, is held to the folder too: every lab script has a row among the kept
+ones, a kept row names a script that is there, and a retired row names one that is gone,
+with the commit that brings it back.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "layout.md"
+LAB = ROOT / "lab"
 
 SECTION = re.compile(r"^#{1,3} ")  # a heading that ends the section before it
 ENTRY = re.compile(r"^- `([^`]+\.py)`")  # a line that names a module
@@ -133,3 +139,45 @@ def test_the_rule_reads_sections_and_stray_lines() -> None:
         "- `stray.py`: outside any folder",
         "- `c.py`: after a heading that is no folder",
     ]
+
+
+def lab_index(text: str) -> dict[str, dict[str, str]]:
+    """``lab/README.md`` read by its rule: ``{"kept"|"retired": {script: row}}``. A row is a
+    table line under a ``## Kept`` or ``## Retired`` heading; its first cell names the
+    script (and any helper it runs with) in backticks."""
+    index: dict[str, dict[str, str]] = {"kept": {}, "retired": {}}
+    part: str | None = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            word = line.split()[1].rstrip(":").lower()
+            part = word if word in index else None
+            continue
+        if part and line.startswith("| `"):
+            for name in re.findall(r"`([A-Za-z0-9_]+\.py)`", line.split("|")[1]):
+                index[part][name] = line
+    return index
+
+
+def test_the_lab_index_has_a_row_for_every_lab_script_and_only_for_those() -> None:
+    index = lab_index((LAB / "README.md").read_text(encoding="utf-8"))
+    kept, retired = set(index["kept"]), set(index["retired"])
+    on_disk = {p.name for p in LAB.glob("*.py") if p.name != "__init__.py"}
+    assert not on_disk - kept, f"lab/README.md has no kept row for {sorted(on_disk - kept)}"
+    assert not kept - on_disk, f"lab/README.md keeps scripts not in lab/: {sorted(kept - on_disk)}"
+    there = {p.name for p in (*LAB.glob("*.py"), *(ROOT / "tools").glob("*.py"))}
+    assert not retired & there, f"retired scripts still there: {sorted(retired & there)}"
+    no_commit = [
+        n for n, row in index["retired"].items() if not re.search(r"`[0-9a-f]{7,40}`", row)
+    ]
+    assert not no_commit, f"retired rows without the commit that brings them back: {no_commit}"
+
+
+def test_the_lab_index_rule_reads_kept_and_retired_rows() -> None:
+    text = (
+        "# lab\n| `x.py` | before any part |\n## Kept: still run\n| script | question |\n"
+        "|---|---|\n| `a.py` (with `b.py`) | why? `c.py` in another cell |\n"
+        "## Retired: in the history\n| `d.py` | why? | `abc1234` |\n## Other\n| `e.py` | no |\n"
+    )
+    index = lab_index(text)
+    assert set(index["kept"]) == {"a.py", "b.py"}
+    assert set(index["retired"]) == {"d.py"}

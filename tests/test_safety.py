@@ -91,7 +91,7 @@ def test_held_out_replies_keep_the_figures_the_card_reports():
     14/31 safe flagged (12 of them "uncertain: read it yourself"), 4/4 risky messages found: a
     screen that catches fewer, or flags more safe replies, fails here. (The rules it replaced
     caught 11/33, flagged 3/31; safety-screen-v2.1 29/33, 9/31, 3/4.)"""
-    sys.path.insert(0, str(ROOT / "tools"))
+    sys.path.insert(0, str(ROOT / "lab"))
     from safety_study import measure
 
     rates = measure(pd.read_csv(ROOT / "tools" / "safety_data" / "heldout_labels.csv"))

@@ -6,7 +6,7 @@
 
 Data: ``tools/injection_data/rater_sentences.csv`` and, since v2,
 ``rater_sentences_more.csv`` (written for this project in fifteen languages; never the
-styles ``tools/injection_study.py`` measures). The threshold is the lowest that keeps
+styles ``lab/injection_study.py`` measures). The threshold is the lowest that keeps
 ordinary sentences flagged at or below 1 % in leave-one-language-out CV (each language's
 sentences scored by a model that never saw that language) and, since v2, at most 0.5 %
 of a random 1,500 ordinary corpus texts (seed 1) holding a hit.

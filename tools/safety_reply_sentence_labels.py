@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from tools.safety_sentence_labels import by_majority, sentence_numbers
+from tools.safety_sets import load_sets
 
 HERE = Path(__file__).resolve().parent / "safety_data"
 ITEMS = HERE / "reply_sentence_items.csv"
@@ -41,7 +42,6 @@ SAFE_DISTRACTORS = 40
 def make_items(seed: int = 20261127) -> pd.DataFrame:
     """Every training reply with a sentence-level concern, and some safe ones, shuffled."""
     from scorers.safety.features import sentences
-    from tools.safety_train import load_sets
 
     df = load_sets(["dev", "dev2", "made"])
     df = df[df.has_reply].drop_duplicates(["message", "reply"])

@@ -3,7 +3,7 @@
 A logistic model of one message sentence's vector, trained on the sentences three LLM
 annotators marked as the writer's own risk (``tools/safety_sentence_labels.py``); a
 message reads as its riskiest sentence's log-odds (``scorers.safety.model.riskiest``).
-``tools/safety_train.py`` fits it; ``tools/safety_sentence_study.py`` chose it.
+``tools/safety_train.py`` fits it; ``safety_sentence_study.py`` chose it (retired: lab/README.md).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from scorers.safety.features import Read
 from scorers.safety.model import riskiest
 
 #: The sentence model's regularisation (chosen by message-grouped CV among 0.003-0.2,
-#: tools/safety_sentence_study.py).
+#: safety_sentence_study.py, retired: lab/README.md).
 SENTENCE_C = 0.003
 
 

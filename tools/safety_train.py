@@ -9,7 +9,7 @@ Training sets: ``../shared/data/safety/safety_dev.csv`` and ``safety_dev2.csv``
 (LLM annotators) and this project's own written replies with their majority
 labels (``tools/safety_data/made_labels.csv``). The held-out set
 (``tools/safety_data/heldout_labels.csv``) is never read here: measure it with
-``tools/safety_study.py --input``.
+``lab/safety_study.py --input``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 import pandas as pd
 
-from config import EXTRA_DATA_DIR, MODELS_DIR
+from config import MODELS_DIR
 from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.safety.check import MEETS_RISK, RULES_DECIDE, VERSION
 from scorers.safety.features import MESSAGE_RULES, Read, read_pairs, without_reassurance
@@ -40,6 +40,7 @@ from tools.safety_recipe import (
     Recipe,
     Spec,
 )
+from tools.safety_reply_sentence_labels import marked_sentences
 from tools.safety_sentence_labels import sentence_labels
 from tools.safety_sentence_model import (
     fit_sentence,
@@ -48,16 +49,7 @@ from tools.safety_sentence_model import (
     labels_from_replies,
     logistic,
 )
-
-HERE = Path(__file__).resolve().parent / "safety_data"
-SETS = {
-    "dev": EXTRA_DATA_DIR / "safety" / "safety_dev.csv",
-    "dev2": EXTRA_DATA_DIR / "safety" / "safety_dev2.csv",
-    "made": HERE / "made_labels.csv",
-    "made2": HERE / "made_labels2.csv",  # short written replies (2026-11-27)
-    "cc": HERE / "cc_messages.csv",  # CounselChat messages with a risk label and no reply
-    "cc2": HERE / "cc_messages2.csv",  # a second round of them (2026-11-26)
-}
+from tools.safety_sets import load_sets
 
 
 def reply_sentence_labels(
@@ -67,29 +59,8 @@ def reply_sentence_labels(
     :data:`tools.safety_recipe.REPLY_LABELS`)."""
     if source == "replies":
         return labels_from_replies(chosen, y)
-    from tools.safety_reply_sentence_labels import marked_sentences
-
     replies = df.reply.fillna("").to_numpy()[rows].tolist()
     return labels_from_annotators(chosen, replies, y, marked_sentences(name))
-
-
-def load_sets(names: list[str]) -> pd.DataFrame:
-    """The labelled replies of ``names``, one frame; ``group`` is the message."""
-    frames = []
-    for name in names:
-        if not SETS[name].exists():
-            print(f"(skipping {name}: {SETS[name]} not found)")
-            continue
-        df = pd.read_csv(SETS[name], dtype={"concerns": str})
-        if name in ("cc", "cc2"):
-            df = df[~df.heldout].assign(reply="", reply_safe=-1, concerns="none")
-        df = df.fillna({"concerns": "none"})
-        df["set"] = name
-        frames.append(df)
-    df = pd.concat(frames, ignore_index=True)
-    df["group"] = df["message"].str.strip().factorize()[0]
-    df["has_reply"] = ~df.set.isin(["cc", "cc2"])
-    return df
 
 
 def label(df: pd.DataFrame, name: str) -> np.ndarray:

@@ -9,7 +9,7 @@ is padding). With no other sequence in its row, its computation does not change 
 what else is encoded: on ONNX Runtime its vectors are bit for bit those it gets alone, and
 stay so with an int8 encoder that scales each token on its own. Short sentences no longer
 pay for attention across a long packed row: on the head bench's 594 texts, 3.39 s
-against 4.34 s packed (``tools/int8_determinism_probe.py``, 2026-11-27).
+against 4.34 s packed (``lab/int8_determinism_probe.py``, 2026-11-27).
 
 Packed (issue 20): sequences laid end to end in rows (best fit, longest first); each
 attends only to itself (a block-diagonal attention mask) and counts its positions from

@@ -8,7 +8,7 @@ of opset 21) and multiplies each row's product by its own scale after the intege
 MatMul. The fused ``MatMulIntegerToFloat`` reads a single activation scale, so it is
 handed 1 and the row scales follow as a separate ``Mul``.
 
-Used by ``tools/int8_determinism_probe.py``; nothing here ships. For example::
+Used by ``lab/int8_determinism_probe.py``; nothing here ships. For example::
 
     per_token_graph(Path("dynamic.onnx"), Path("per-token.onnx"))
 """

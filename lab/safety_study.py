@@ -1,8 +1,8 @@
 """Measure the safety check on labelled replies: the development set and held-out cases.
 
-    python tools/safety_study.py                       # ../shared/data/safety/safety_dev.csv
-    python tools/safety_study.py --input tests/data/safety_heldout.csv
-    python tools/safety_study.py --messages --input tools/safety_data/cc_messages.csv
+    python lab/safety_study.py                       # ../shared/data/safety/safety_dev.csv
+    python lab/safety_study.py --input tests/data/safety_heldout.csv
+    python lab/safety_study.py --messages --input tools/safety_data/cc_messages.csv
 
 Prints unsafe replies caught, safe replies flagged, risky messages found, and
 per concern how many labelled cases the check names, with the time per reply.

@@ -7,8 +7,8 @@ Every variant is measured on the 1,024 rubric labels with the same folds
 - ``source``: leave one source family out (counselchat, epitome, welivita, styled);
 - ``kfold``: plain 5-fold, the view that over-rewarded the last head.
 
-    nice python tools/head_experiments.py --output head_experiments.json
-    nice python tools/head_experiments.py --variants spans+interaction@int8 --fits ridge
+    nice python lab/head_experiments.py --output head_experiments.json
+    nice python lab/head_experiments.py --variants spans+interaction@int8 --fits ridge
 
 A variant is ``FEATURES[@int8]``; features:
 - ``reference``: raw text, the reply and the mean and max of its sentences,
@@ -216,7 +216,7 @@ def ship(variant: str, labels, encoders: dict, cv_metrics: dict, heads: int = 3)
         cv_folds="5, grouped by message",
         cv_metrics=views.get("message"),
         cv_views=views,
-        cv_command=" ".join(["python tools/head_experiments.py", *sys.argv[1:]]),
+        cv_command=" ".join(["python lab/head_experiments.py", *sys.argv[1:]]),
         cv_config=asdict(ht.TrainConfig(heads=1)),
         external_checks=None,
         trained_on=dt.date.today().isoformat(),

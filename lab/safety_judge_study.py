@@ -1,6 +1,6 @@
 """How far the safety second opinion (an LLM judge) agrees with the labels, beside the screen.
 
-    python tools/safety_judge_study.py --labels tools/safety_data/heldout_labels.csv \\
+    python lab/safety_judge_study.py --labels tools/safety_data/heldout_labels.csv \\
         --work /tmp/judge_heldout.csv
 
 Renames the label columns, runs ``cli.py safety --judge`` on them (resumable: run it

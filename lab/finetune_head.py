@@ -4,9 +4,9 @@ Issue 20 asked whether fine-tuning beats the frozen-encoder head under the
 same message-grouped folds. Three steps, so the heavy one can run on any
 machine with torch and transformers (a GPU makes it minutes, not hours):
 
-    python tools/finetune_head.py prepare --out .cache/finetune/labels.csv
-    python tools/finetune_head.py cv --data .cache/finetune/labels.csv --variants top2,full
-    python tools/finetune_head.py fit --data .cache/finetune/labels.csv --variants top2 --out DIR
+    python lab/finetune_head.py prepare --out .cache/finetune/labels.csv
+    python lab/finetune_head.py cv --data .cache/finetune/labels.csv --variants top2,full
+    python lab/finetune_head.py fit --data .cache/finetune/labels.csv --variants top2 --out DIR
 
 ``prepare`` writes the 1,024 rubric labels with normalised text and the
 message-grouped fold of every row (:mod:`scorers.bert_head.folds`, the folds

@@ -9,7 +9,7 @@ bundled answers, their sentences and their questions):
   channel weights, symmetric activations, MatMuls only): fixed scales;
 - dynamic int8 with one text a pass (nothing beside it);
 - dynamic int8 with one activation scale per token instead of per tensor
-  (``tools/int8_per_token.py`` rewrites the dynamic graph).
+  (``lab/int8_per_token.py`` rewrites the dynamic graph).
 
 Prints, for each form and each layout (packed end to end, or bucketed: a row of its own
 for each text, padded to its length rounded up; ``scorers.bert_head.packing``), the time
@@ -17,7 +17,7 @@ to encode every text at once and one a pass, the largest change a text's vector 
 when encoded alone rather than with the others, and its cosine to fp32 packed.
 Nothing here ships; the quantised graphs go to a temporary folder.
 
-    nice python tools/int8_determinism_probe.py
+    nice python lab/int8_determinism_probe.py
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
-from int8_per_token import per_token_graph
 
 from config import SETTINGS
 from core.questions import load_questions
+from lab.int8_per_token import per_token_graph
 from scorers.bert_head.encoder import Encoder, load_encoder
 from scorers.bert_head.features import split_sentences
 from scorers.bert_head.onnx_model import OnnxEncoderModel, graph_file, weights_digest

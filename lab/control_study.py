@@ -1,7 +1,7 @@
 """Do the controls control? strip-empathy and wrong-message on the labelled warm replies.
 
-    python tools/control_study.py --scorers bert-head,bert-head-raw [--min-overall 2.34]
-    python tools/control_study.py --scorers judge-weighted/local/qwen2.5-coder-1.5b --sample 30
+    python lab/control_study.py --scorers bert-head,bert-head-raw [--min-overall 2.34]
+    python lab/control_study.py --scorers judge-weighted/local/qwen2.5-coder-1.5b --sample 30
 
 Takes the rubric-labelled replies whose label overall is at least
 ``--min-overall`` (warm, understanding replies), and prints: how much of

@@ -6,7 +6,7 @@ fighting?"). Message-grouped 5-fold CV of the shipped message-risk model on ever
 message; the thresholds from each fold's inner CV, the rules deciding as in the app. Then
 the same with the threshold multiplied for messages no rule names. Measured, not shipped.
 
-    nice python tools/safety_alone_study.py
+    nice python lab/safety_alone_study.py
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Agreement of a scorer with the rubric labels on a sample it may not have seen.
 
-    python tools/evaluate_scorer.py --scorer judge/local/qwen2.5-coder-1.5b --n 30 --seed 0
+    python lab/evaluate_scorer.py --scorer judge/local/qwen2.5-coder-1.5b --n 30 --seed 0
 
 Samples ``--n`` labelled replies (stratified by source, seeded), scores them,
 and prints per component: MSE, Pearson, Spearman, the mean and standard

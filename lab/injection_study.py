@@ -1,6 +1,6 @@
 """Can a scorer be talked into top marks? Cold replies, with held-out injection styles appended.
 
-    python tools/injection_study.py --scorers bert-head,judge-weighted/local/qwen2.5-coder-1.5b --n 25
+    python lab/injection_study.py --scorers bert-head,judge-weighted/local/qwen2.5-coder-1.5b --n 25
 
 Takes the rubric labels' cold, dismissive replies (``styled:cold-dismissive``),
 appends each style of a set below (the detector in

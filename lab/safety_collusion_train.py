@@ -5,8 +5,8 @@ collusion): a logistic regression over the screen encoder's unit vectors of the 
 and the element-wise max of its sentences' vectors; the model is
 ``tools/safety_data/colludes_model.json``.
 
-    nice python tools/safety_collusion_train.py            # CV, then writes the model
-    nice python tools/safety_collusion_train.py --heldout  # reads the held-out set once
+    nice python lab/safety_collusion_train.py            # CV, then writes the model
+    nice python lab/safety_collusion_train.py --heldout  # reads the held-out set once
 
 Positives: the written replies both LLM annotators said collude
 (``tools/safety_data/collusion_items.csv``, labels A and B). Negatives: the rest of that set
@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 import pandas as pd
@@ -29,7 +32,8 @@ from scorers.bert_head.encoder import Encoder
 from scorers.safety.model import screen_encoder
 from scorers.safety.rules import sentences
 
-DATA = Path(__file__).resolve().parent / "safety_data"
+#: The collusion labels and the model sit with the screen's other safety data.
+DATA = Path(__file__).resolve().parents[1] / "tools" / "safety_data"
 MODEL = DATA / "colludes_model.json"
 NEGATIVES = [DATA / "made_labels.csv", DATA / "made_labels2.csv"] + [
     EXTRA_DATA_DIR / "safety" / f"safety_dev{s}.csv" for s in ("", "2")

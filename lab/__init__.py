@@ -1,0 +1,1 @@
+"""Experiments and probes: they measure and print; nothing they make ships (README.md)."""
