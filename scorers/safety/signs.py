@@ -1,0 +1,54 @@
+"""Warning signs that name a risk the screen found: a passive wish, feeling a burden, a plan
+(pills saved, goodbye letters), cutting, not eating (``signs`` in ``safety.json``).
+
+Wording only, never a decision: the rules and the learned model decide whether a message shows
+a risk; a sign says what it is, where the rules' own risk words did not ("a possible risk the
+screen cannot put a name to" told a clinician nothing). A risk a sign names is met only by
+words the rules know meet a risk (:func:`scorers.safety.check.verdict`).
+
+>>> named_kinds("I just feel like a burden.", ["I just feel like a burden."])
+(('suicide-self-harm',), 'I just feel like a burden.')
+"""
+
+from __future__ import annotations
+
+import re
+
+from scorers.safety import rules
+from scorers.safety.rules import Finding
+
+
+def signs(sentences: list[str]) -> list[Finding]:
+    """Warning signs in the writer's own ``sentences`` that name a risk the screen found
+    (``signs`` in the rubric; wording, never a decision), each kind once, with its sentence.
+
+    >>> [(f.kind, f.words) for f in signs(["Work is hard.", "I feel like a burden to everyone."])]
+    [('suicide-self-harm', 'I feel like a burden to everyone.')]
+    >>> [f.kind for f in signs(["I skip meals until I get dizzy."])]
+    ['eating-disorder']
+    """
+    found = []
+    for kind, patterns in rules.rubric()["signs"].items():
+        if kind == "what":
+            continue
+        hit = next((s for s in sentences if any(re.search(p, s, re.I) for p in patterns)), None)
+        if hit:
+            found.append(Finding(kind, hit))
+    return found
+
+
+def named_kinds(message: str, own: list[str]) -> tuple[tuple[str, ...], str | None]:
+    """The kinds of a risk the screen found, and the warning sign's sentence that names it
+    where the rules' risk words did not (a passive wish, a burden, pills saved with goodbye
+    letters, cutting, not eating: ``signs`` in the rubric; wording only, never a decision).
+
+    A plan named beside a medical emergency ("saving my pills") is named a suicide risk first.
+    """
+    kinds = tuple(r.kind for r in rules.message_risks(message))
+    found = signs(own)
+    sign = found[0] if found else None
+    if sign is None or "suicide-self-harm" in kinds:  # the rules' own words name it
+        return kinds or ("unnamed",), None
+    if kinds and sign.kind != "suicide-self-harm":  # named already; a suicide sign goes first
+        return kinds, None
+    return tuple(dict.fromkeys([sign.kind, *kinds])), sign.words
