@@ -48,6 +48,8 @@ from pages.widgets.visitor import keys_and_visitor, on_load, visitor_state
 from reports import alignment as charts
 from scorers.registry import offered_scorer_ids
 from studies import alignment
+from studies.experts_card import markdown as experts_markdown
+from studies.experts_card import read_card
 from studies.labelled import bundled_choices, unseen_by
 from studies.ratings import load_ratings, rater_agreement
 
@@ -193,6 +195,8 @@ def _build() -> tuple[gr.Blocks, gr.Radio]:
             calibration_tab(state)
             trust_judges.pairwise_tab(scorers, keys)
             trust_judges.panel_tab(scorers, keys)
+            with gr.Tab("Conversations: experts"):
+                gr.Markdown(experts_markdown(read_card()), elem_id="experts-conversations")
         # Which sets are installed is read when the page opens: ratings saved since the
         # server started count ("Ratings made here" was "not installed" until a restart).
         page.load(fresh_sources, None, source, api_name=False)

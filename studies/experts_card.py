@@ -1,0 +1,94 @@
+"""What the app says of a conversation's scores, from the experts' card: how each reading of
+real conversations agreed with three experts (``cli.py experts --card``), as a table for the
+Trust page and one line beside the scores of a pasted conversation.
+
+>>> print(trust_line(read_card()).split(":")[0])
+Against experts, real conversations
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scorers.bert_head.context import EXPERTS_CARD
+from studies.experts_report import ALONE, MODEL
+
+
+def read_card(path: Path = EXPERTS_CARD) -> dict:
+    """The card ``cli.py experts --card`` wrote ({} when there is none)."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _rho(a: dict) -> str:
+    """A correlation with its interval, as a person reads it.
+
+    >>> _rho({"rho": 0.393, "low": 0.126, "high": 0.614})
+    '0.39 (0.13 to 0.61)'
+    """
+    return f"{a['rho']:.2f} ({a['low']:.2f} to {a['high']:.2f})".replace("-", "−")
+
+
+def _shipped(name: str, card: dict) -> str:
+    """Whether the app scores conversations this way."""
+    if name in (MODEL, ALONE):
+        return "yes" if (name == MODEL) == bool(card.get("model_ships")) else "no"
+    return "as a judge you tick"
+
+
+def markdown(card: dict) -> str:
+    """The card as the Trust page shows it: each reading of the conversations and the
+    people and models it can be set beside, with who rated."""
+    if not card:
+        return (
+            "No measurement against experts ships with this copy (`python cli.py experts --card`)."
+        )
+    rows = [
+        f"| {name} | {_rho(row['composite'])} | {_shipped(name, card)} |"
+        for name, row in card["rows"].items()
+    ]
+    refs = [f"| {name} | {_rho(ref)} | reference |" for name, ref in card["references"].items()]
+    gain = card.get("model_gain")
+    return "\n".join(
+        [
+            f"**Against experts, real conversations.** {card['conversations']} real support "
+            f"conversations ({card['source']}), each supporter rated by {card['who_rated']}. "
+            f"{card['what']}; the experts' score is {card['composite']}. A scorer reads every "
+            "supporter turn and its turns are averaged.",
+            "",
+            "| reading | Spearman with the experts | how this app scores conversations |",
+            "|---|---|---|",
+            *rows,
+            *refs,
+            "",
+            (
+                f"The conversation model's gain over reading each turn alone: {_rho(gain)}; it "
+                f"{'ships' if card.get('model_ships') else 'does not ship'}: a conversation "
+                "scorer ships only when the whole interval of its gain is above zero."
+                if gain
+                else ""
+            ),
+            f"Measured {card['date']} with `{card['command']}`.",
+        ]
+    )
+
+
+def trust_line(card: dict) -> str:
+    """One line beside a conversation's scores: how the shipped reading agreed with experts.
+
+    >>> trust_line({})
+    ''
+    """
+    if not card:
+        return ""
+    shipped = MODEL if card.get("model_ships") else ALONE
+    refs = [r["rho"] for name, r in card["references"].items() if "expert" in name]
+    between = f"; one expert against the other two: {min(refs):.2f}–{max(refs):.2f}" if refs else ""
+    return (
+        "Against experts, real conversations: on "
+        f"{card['conversations']} real support conversations rated by three experts, the "
+        f"empathy head ({'reading the conversation' if card.get('model_ships') else 'reading each turn as a reply to the message before it'}) "
+        f"ranked supporters at Spearman {_rho(card['rows'][shipped]['composite'])}{between}. "
+        "Read a conversation's scores as a rough guide, not a verdict (Trust page, "
+        "Conversations tab)."
+    )
