@@ -73,6 +73,16 @@ def markdown(card: dict) -> str:
     )
 
 
+def experts_between(card: dict) -> str:
+    """How far the experts agreed with each other: the ceiling a scorer is read against.
+
+    >>> experts_between(read_card())[:38]
+    'one expert against the other two: 0.74'
+    """
+    refs = [r["rho"] for name, r in card.get("references", {}).items() if "expert" in name]
+    return f"one expert against the other two: {min(refs):.2f}–{max(refs):.2f}" if refs else ""
+
+
 def trust_line(card: dict) -> str:
     """One line beside a conversation's scores: how the shipped reading agreed with experts.
 
@@ -82,8 +92,7 @@ def trust_line(card: dict) -> str:
     if not card:
         return ""
     shipped = MODEL if card.get("model_ships") else ALONE
-    refs = [r["rho"] for name, r in card["references"].items() if "expert" in name]
-    between = f"; one expert against the other two: {min(refs):.2f}–{max(refs):.2f}" if refs else ""
+    between = f"; {experts_between(card)}" if experts_between(card) else ""
     return (
         "Against experts, real conversations: on "
         f"{card['conversations']} real support conversations rated by three experts, the "
@@ -92,3 +101,23 @@ def trust_line(card: dict) -> str:
         "Read a conversation's scores as a rough guide, not a verdict (Trust page, "
         "Conversations tab)."
     )
+
+
+def scorer_lines(card: dict, scorer_id: str) -> list[str]:
+    """How each reading by ``scorer_id`` agreed with the experts, a line each ([] when the
+    card has none), for the scorer's trust note.
+
+    >>> scorer_lines(read_card(), "bert-head")[0].startswith("bert-head, each turn alone")
+    True
+    >>> scorer_lines(read_card(), "judge/openai/gpt-4o")
+    []
+    """
+    return [
+        f"{name}{' (how this app scores them)' if _shipped(name, card) == 'yes' else ''}: "
+        f"Spearman {_rho(row['composite'])} with the experts' mean on {card['conversations']} "
+        "real conversations"
+        for name, row in sorted(
+            card.get("rows", {}).items(), key=lambda kv: _shipped(kv[0], card) != "yes"
+        )
+        if name.startswith(scorer_id + " ") or name.startswith(scorer_id + ",")
+    ]

@@ -51,3 +51,14 @@ def test_the_line_follows_the_ship_rule(tmp_path):
     line = experts_card.trust_line(data)
     assert f"Spearman {data['rows'][MODEL]['composite']['rho']:.2f}" in line
     assert "reading the conversation" in line
+
+
+def test_the_heads_trust_note_says_how_it_fared_against_experts():
+    from pages.widgets.trust_notes import trust_note
+
+    data = card()
+    shipped = data["rows"][MODEL if model_ships() else ALONE]["composite"]
+    how = trust_note("bert-head")[1]
+    people, _, llm = how.partition("Against LLM annotators' labels")
+    assert "Against experts, real conversations (Lend an Ear)" in people
+    assert f"(how this app scores them): Spearman {shipped['rho']:.2f}" in people

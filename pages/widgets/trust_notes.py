@@ -11,6 +11,7 @@ from functools import cache
 from config import CARDS_DIR
 from core.numbers import fmt
 from pages.widgets.names import scorer_name
+from studies.experts_card import experts_between, read_card, scorer_lines
 from studies.people_band import BAND_SHARE, PeopleBand, people_band
 
 
@@ -77,7 +78,7 @@ def trust_note(scorer_id: str) -> tuple[str, str]:
             "would give for one of its scores"
             + (": it was checked only against LLM annotators' labels." if card else ".")
         )
-    return lead, _how_measured(band, card)
+    return lead, _how_measured(band, card, scorer_id)
 
 
 def _too_wide(width: float, scale: float) -> str:
@@ -108,9 +109,9 @@ def _offset(x: float) -> str:
     return f"{fmt(abs(x), 1)} {'below' if x < 0 else 'above'}"
 
 
-def _how_measured(band: PeopleBand | None, card: dict) -> str:
-    """The statistics behind a trust note: against people (errors, ranking), then the
-    card's figures against the LLM annotators' labels."""
+def _how_measured(band: PeopleBand | None, card: dict, scorer_id: str = "") -> str:
+    """The statistics behind a trust note: against people (errors, ranking, experts on real
+    conversations), then the card's figures against the LLM annotators' labels."""
     people = []
     if band:
         people.append(
@@ -125,6 +126,13 @@ def _how_measured(band: PeopleBand | None, card: dict) -> str:
         people.append(
             f"Ranking against Welivita & Pu's ratings ({ranked['n']:,} replies): Spearman "
             f"{fmt(ranked['spearman'], 2)} (1 = the same order as people, 0 = unrelated)."
+        )
+    experts = scorer_lines(read_card(), scorer_id) if scorer_id else []
+    if experts:
+        people.append(
+            "Against experts, real conversations (Lend an Ear): "
+            + "; ".join(experts)
+            + f"; {experts_between(read_card())}."
         )
     labels = [card[k] for k in ("band", "caution") if card.get(k)]
     parts = [
