@@ -172,15 +172,24 @@ def _write(args: argparse.Namespace, report: dict, study: dict | None, about: di
 
 def add_parser(sub: Subparsers) -> None:
     """Register ``align``."""
-    from studies.labelled import BUNDLED
-
     p = sub.add_parser("align", help="agreement of a scorer with human ratings (and calibration)")
     p.add_argument(
         "--scorer",
         default="bert-head",
         help="scorer id (e.g. bert-head, judge/local/qwen2.5-coder-1.5b)",
     )
-    source = p.add_mutually_exclusive_group()
+    _add_data_options(p)
+    _add_scoring_options(p)
+    _add_output_options(p)
+    _add_calibration_options(p)
+    p.set_defaults(func=run_align)
+
+
+def _add_data_options(parser: argparse.ArgumentParser) -> None:
+    """The labelled rows: a CSV and its rating columns, or a bundled set; a seeded sample."""
+    from studies.labelled import BUNDLED
+
+    source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--input", help="CSV with a 'reply' column (and 'message'), plus rating columns"
     )
@@ -189,50 +198,65 @@ def add_parser(sub: Subparsers) -> None:
         choices=list(BUNDLED),
         help="a bundled labelled set: " + "; ".join(f"{k}: {v}" for k, v in BUNDLED.items()),
     )
-    p.add_argument(
+    parser.add_argument(
         "--human",
         action="append",
         default=[],
         help="NAME=COLUMN: overall, cognitive, emotional or behavioral (repeatable)",
     )
-    p.add_argument(
+    parser.add_argument(
         "--scale",
         default="1:3",
         help="the human ratings' scale bottom:top (mapped linearly onto the scorer's)",
     )
-    p.add_argument("--sample", type=int, default=None, help="use N rows drawn at random (seeded)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument(
+    parser.add_argument(
+        "--sample", type=int, default=None, help="use N rows drawn at random (seeded)"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def _add_scoring_options(parser: argparse.ArgumentParser) -> None:
+    """The intervals' resamples, the head's out-of-fold scores, and the score cache."""
+    parser.add_argument(
         "--boot",
         type=int,
         default=1000,
         help="bootstrap resamples for the 95%% intervals (0: none)",
     )
-    p.add_argument(
+    parser.add_argument(
         "--cross-validated",
         action="store_true",
         help="bert-head on rubric-labels only: score each reply with heads trained without it "
         "(5 folds; the head's in-sample numbers say little)",
     )
-    p.add_argument(
+    parser.add_argument(
         "--cached-only",
         action="store_true",
         help="score nothing: report on the rows already in the score cache (a long run still going)",
     )
-    p.add_argument("--no-cache", action="store_true", help="score afresh and keep nothing")
-    p.add_argument("--output", help="report.json: one object per compared name")
-    p.add_argument("--rows", help="per-row CSV: human ratings and scorer values")
-    p.add_argument("--html", help="a standalone HTML report with the figures")
-    p.add_argument(
+    parser.add_argument("--no-cache", action="store_true", help="score afresh and keep nothing")
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """The report's files: JSON, the per-row CSV, HTML."""
+    parser.add_argument("--output", help="report.json: one object per compared name")
+    parser.add_argument("--rows", help="per-row CSV: human ratings and scorer values")
+    parser.add_argument("--html", help="a standalone HTML report with the figures")
+
+
+def _add_calibration_options(parser: argparse.ArgumentParser) -> None:
+    """Fitting a calibration on part of the rows, and saving it."""
+    parser.add_argument(
         "--calibrate",
         action="store_true",
         help="fit a calibration on part of the rows; before/after on the rest",
     )
-    p.add_argument(
+    parser.add_argument(
         "--test-share", type=float, default=0.5, help="share of rows the calibration never sees"
     )
-    p.add_argument(
+    parser.add_argument(
         "--save-calibration", metavar="LABEL", help="save the fitted calibration as LABEL-<hash>"
     )
-    p.add_argument("--calibration-dir", default=str(USER_CALIBRATIONS_DIR), help="where to save it")
-    p.set_defaults(func=run_align)
+    parser.add_argument(
+        "--calibration-dir", default=str(USER_CALIBRATIONS_DIR), help="where to save it"
+    )

@@ -5,24 +5,24 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from commands.common import Subparsers, comma_list, fail, say
 from config import RUBRIC_LABELS_CSV
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from scorers.bert_head.encoder import Encoder
+    from scorers.bert_head.head import FeatureRecipe
+
 
 def run_train(args: argparse.Namespace) -> int:
     """Train the BERT head, report cross-validated metrics, and save it with its card."""
     from scorers.bert_head import training as ht
     from scorers.bert_head.encoder import load_encoder
-    from scorers.bert_head.head import (
-        HEAD_CARD,
-        HEAD_WEIGHTS,
-        FeatureRecipe,
-        read_head,
-        save_head,
-    )
     from scorers.bert_head.labels import load_labels
 
     try:
@@ -43,13 +43,7 @@ def run_train(args: argparse.Namespace) -> int:
     encoder = load_encoder(args.encoder)
     say(f"{len(labels)} labelled replies; encoder {encoder.name} ({encoder.dim} dims)")
     y = labels[["cognitive", "emotional", "behavioral"]].to_numpy(dtype=np.float32)
-    shape = {"pooling": args.pooling, "normalize": args.normalize}
-    choices = {
-        "reply": FeatureRecipe(False, **shape),
-        "pair": FeatureRecipe(True, **shape),
-        "interaction": FeatureRecipe(False, interaction=True, **shape),
-    }
-    recipes = choices if args.recipe == "select" else {args.recipe: choices[args.recipe]}
+    recipes = _recipes(args)
     augment = tuple(args.augment)
     quick = ht.TrainConfig(heads=1, epochs=max(1, round(0.6 * args.epochs)), seed=args.seed)
     cv_config = quick if args.cv_quick else config
@@ -58,11 +52,7 @@ def run_train(args: argparse.Namespace) -> int:
     say("training the final head on every row …")
     xt, yt = (x, y) if extra is None else (np.vstack([x, extra.x]), np.vstack([y, extra.y]))
     nets = ht.train_ensemble(xt, yt, config)
-    weights_path, card_path = HEAD_WEIGHTS, HEAD_CARD
-    if args.output_dir:
-        out_dir = Path(args.output_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        weights_path, card_path = out_dir / "bert_head.safetensors", out_dir / "bert_head.json"
+    weights_path, card_path = _output_paths(args)
     card = ht.build_card(
         encoder, recipe, config, labels, cv, None, args.encoder, search if len(search) > 1 else None
     )
@@ -71,6 +61,50 @@ def run_train(args: argparse.Namespace) -> int:
         ", reads normalised text)" if recipe.normalize else ", raw text)"
     )
     card["labels_by"] = labels_by(labels)
+    _save(args, nets, card, (weights_path, card_path), encoder, labels)
+    return 0
+
+
+def _recipes(args: argparse.Namespace) -> dict[str, FeatureRecipe]:
+    """The input recipes ``--recipe`` names (all three for ``select``), read as ``--pooling``
+    and ``--no-normalize`` say."""
+    from scorers.bert_head.head import FeatureRecipe
+
+    shape = {"pooling": args.pooling, "normalize": args.normalize}
+    choices = {
+        "reply": FeatureRecipe(False, **shape),
+        "pair": FeatureRecipe(True, **shape),
+        "interaction": FeatureRecipe(False, interaction=True, **shape),
+    }
+    return choices if args.recipe == "select" else {args.recipe: choices[args.recipe]}
+
+
+def _output_paths(args: argparse.Namespace) -> tuple[Path, Path]:
+    """Where the head's weights and card go: ``--output-dir`` (made if missing) or the
+    shipped head's files."""
+    from scorers.bert_head.head import HEAD_CARD, HEAD_WEIGHTS
+
+    if not args.output_dir:
+        return HEAD_WEIGHTS, HEAD_CARD
+    out_dir = Path(args.output_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return out_dir / "bert_head.safetensors", out_dir / "bert_head.json"
+
+
+def _save(
+    args: argparse.Namespace,
+    nets: list[dict[str, np.ndarray]],
+    card: dict[str, Any],
+    paths: tuple[Path, Path],
+    encoder: Encoder,
+    labels: pd.DataFrame,
+) -> None:
+    """Save the head and its card at ``paths``; unless ``--no-checks``, measure it on the
+    Welivita and EPITOME ratings, print the figures and save the card again with them."""
+    from scorers.bert_head import training as ht
+    from scorers.bert_head.head import read_head, save_head
+
+    weights_path, card_path = paths
     weights = save_head(nets, card, weights_path, card_path)
     if args.checks:
         head = read_head(weights, card_path, encoder)
@@ -79,7 +113,6 @@ def run_train(args: argparse.Namespace) -> int:
             print(f"{name}: Spearman {result['spearman']:.3f} (n={result['n']})")
         save_head(nets, card, weights_path, card_path)
     print(f"saved {weights} and {card_path}")
-    return 0
 
 
 #: Fewer rated replies than this and train-head warns that its cross-validated figures are wide.
@@ -202,67 +235,82 @@ def print_metrics(title: str, table: dict[str, dict[str, float]]) -> None:
 def add_parser(sub: Subparsers) -> None:
     """Register ``train-head`` and ``check-head``."""
     train = sub.add_parser("train-head", help="train the BERT empathy head")
-    train.add_argument(
+    _add_input_options(train)
+    _add_training_options(train)
+    _add_output_options(train)
+    train.set_defaults(func=run_train)
+
+    check = sub.add_parser("check-head", help="re-measure the shipped head on held-out ratings")
+    check.set_defaults(func=run_check)
+
+
+def _add_input_options(parser: argparse.ArgumentParser) -> None:
+    """train-head's labels, encoder and what the head reads (recipe, pooling, text, variants)."""
+    parser.add_argument(
         "--data",
         "--labels",
         dest="data",
         default=str(RUBRIC_LABELS_CSV),
         help="labelled replies CSV (e.g. from cli.py ratings export)",
     )
-    train.add_argument("--encoder", default=None, help="a local HF model folder (default: MiniLM)")
-    train.add_argument(
+    parser.add_argument("--encoder", default=None, help="a local HF model folder (default: MiniLM)")
+    parser.add_argument(
         "--recipe",
         choices=["select", "reply", "pair", "interaction"],
         default="interaction",
         help="reply with its relation to the message (interaction, the shipped head), reply "
         "alone, message + reply vectors, or select: cross-validate all three and keep the best",
     )
-    train.add_argument(
+    parser.add_argument(
         "--pooling",
         choices=["spans", "sentences"],
         default="sentences",
         help="sentences re-encoded one by one (the shipped head) or pooled from one contextual "
         "pass (spans: faster, a little less accurate)",
     )
-    train.add_argument(
+    parser.add_argument(
         "--no-normalize",
         dest="normalize",
         action="store_false",
         help="read raw text (the teaching head, bert-head-raw)",
     )
-    train.add_argument(
+    parser.add_argument(
         "--augment",
         type=comma_list,
         default=[],
         help="meaning-keeping perturbations whose variants of each reply join training, "
         "e.g. shortened,spelling-errors (default none: they cost accuracy)",
     )
-    train.add_argument(
+
+
+def _add_training_options(parser: argparse.ArgumentParser) -> None:
+    """train-head's cross-validation, the card's scorer id and the hyper-parameters."""
+    parser.add_argument(
         "--cv-quick",
         action="store_true",
         help="cross-validate one head per fold, 60%% of the epochs (about 5x cheaper)",
     )
-    train.add_argument("--scorer-id", default="bert-head", help="the id the card gives the head")
-    train.add_argument("--epochs", type=int, default=100)
-    train.add_argument("--lr", type=float, default=5e-4)
-    train.add_argument("--hidden", type=int, default=512)
-    train.add_argument("--dropout", type=float, default=0.5)
-    train.add_argument("--heads", type=int, default=3, help="ensemble size")
-    train.add_argument("--folds", type=int, default=5)
-    train.add_argument("--seed", type=int, default=0)
-    train.add_argument("--limit", type=int, default=None, help="use only the first N rows")
-    train.add_argument(
+    parser.add_argument("--scorer-id", default="bert-head", help="the id the card gives the head")
+    parser.add_argument("--epochs", type=int, default=100)
+    parser.add_argument("--lr", type=float, default=5e-4)
+    parser.add_argument("--hidden", type=int, default=512)
+    parser.add_argument("--dropout", type=float, default=0.5)
+    parser.add_argument("--heads", type=int, default=3, help="ensemble size")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--limit", type=int, default=None, help="use only the first N rows")
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """Where train-head saves the head, and whether it checks it on held-out ratings."""
+    parser.add_argument(
         "--output-dir",
         default=None,
         help="folder for bert_head.safetensors and bert_head.json (default: the shipped head)",
     )
-    train.add_argument(
+    parser.add_argument(
         "--no-checks",
         dest="checks",
         action="store_false",
         help="skip the Welivita and EPITOME checks",
     )
-    train.set_defaults(func=run_train)
-
-    check = sub.add_parser("check-head", help="re-measure the shipped head on held-out ratings")
-    check.set_defaults(func=run_check)

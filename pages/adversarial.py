@@ -15,12 +15,10 @@ import plotly.graph_objects as go
 
 from config import BUNDLED_DATA_DIR
 from core.conversation import parse_conversation
-from core.flags import FlagLog, FlagLogError, FlagRecord
 from core.textinput import InputError, clean_text
-from core.visitors import owner_tag
 from pages.widgets.api_names import VISITOR, named
 from pages.widgets.kept_words import FLAG_KEPT
-from pages.widgets.lab_results import at_the_top, kept_note, lab_outputs
+from pages.widgets.lab_results import at_the_top, flag_row, kept_note, lab_outputs
 from pages.widgets.notice import REFUSALS, problem
 from pages.widgets.pace import judge_speed
 from pages.widgets.progress import gradio_progress
@@ -128,31 +126,6 @@ def lab_on_page(
         return (gr.skip(),) * 4 + (kept_note(problem(exc), shown),)
 
 
-def flag_row(rows: list[dict], perturbation_id: str, note: str, visitor: str | None = None) -> str:
-    """Append one lab row (variant, seed, method, scores) to the flag log, as ``visitor``'s."""
-    row = next((r for r in rows or [] if r["variant"]["perturbation_id"] == perturbation_id), None)
-    if row is None:
-        return "Run the lab first, then pick a row to flag."
-    variant = row["variant"]
-    record = FlagRecord(
-        page="adversarial",
-        message=row["message"],
-        reply=variant["text"],
-        scores=row["scores"],
-        perturbation_id=variant["perturbation_id"],
-        perturbation_seed=variant["seed"],
-        perturbation_method=variant["method"],
-        original_reply=variant["source"],
-        note=note or "",
-        visitor=owner_tag(visitor),
-    )
-    try:
-        FlagLog().append(record)
-    except FlagLogError as exc:
-        raise gr.Error(str(exc)) from None
-    return f"Flagged the `{perturbation_id}` row. See the Flags tab."
-
-
 def example_names() -> list[str]:
     """Names of the bundled example replies."""
     return [e["name"] for e in EXAMPLES]
@@ -194,39 +167,9 @@ def _lab_section(visitor: gr.BrowserState) -> LabInputs:
     first = OPENING_SHOWN
     with gr.Row():
         with gr.Column(scale=3):
-            example = gr.Dropdown(example_names(), value=OPENING, label="Example reply")
-            reply = gr.Textbox(first["reply"], label="Reply", lines=6)
-            message = gr.Textbox(
-                first["message"],
-                label="The message it answers, or the conversation before it (optional)",
-                info="A conversation: 'Seeker:' / 'Supporter:' lines ending on the seeker; "
-                "the reply is perturbed as the next turn and the conversation stays as it is.",
-                lines=2,
-            )
+            example, reply, message = _lab_reply(first)
         with gr.Column(scale=2):
-            perturbation_box = gr.CheckboxGroup(
-                list(PERTURBATIONS), value=list(PERTURBATIONS), label="Perturbations"
-            )
-            scorer_box = gr.CheckboxGroup(
-                [(names(s), s) for s in SCORER_CHOICES],
-                value=["bert-head"],
-                label="Scorers",
-                info="The empathy head takes about a second. "
-                + judge_speed(1 + len(PERTURBATIONS)),
-            )
-            with gr.Row():  # each wide enough for its label: on a phone they stack
-                seed = gr.Number(
-                    0, precision=0, label="Seed (same seed, same variants)", min_width=260
-                )
-                rewriter = gr.Dropdown(
-                    REWRITER_CHOICES,
-                    value=RULES_ONLY,
-                    label="Rewrites (shortened, elevated, casual) by",
-                    min_width=300,
-                )
-            with gr.Row():
-                run = gr.Button("Perturb and score", variant="primary")
-                stop = gr.Button("Stop", variant="secondary")
+            settings, run, stop = _lab_settings()
     lab_note = gr.Markdown(first["note"])
     # The chart first (the summary, then the table's detail), and the run's progress shown
     # on it alone: every output drew its own progress line, and the empty note's and
@@ -244,7 +187,7 @@ def _lab_section(visitor: gr.BrowserState) -> LabInputs:
     example.change(pick_example, example, [reply, message, *shown], api_name=False)
     lab_event = run.click(
         named(lab_on_page, *LAB_NAMES),
-        [reply, message, perturbation_box, scorer_box, seed, rewriter, rows_state],
+        [reply, message, *settings, rows_state],
         shown,
         api_name="lab",
         show_progress_on=[chart],
@@ -263,6 +206,46 @@ def _lab_section(visitor: gr.BrowserState) -> LabInputs:
         api_name="flag_lab_row",
     )
     return LabInputs(example, reply, message, lab_note, rows_state)
+
+
+def _lab_reply(first: dict[str, object]) -> tuple[gr.Dropdown, gr.Textbox, gr.Textbox]:
+    """The example picker, the reply and the message it answers, filled with ``first``."""
+    example = gr.Dropdown(example_names(), value=OPENING, label="Example reply")
+    reply = gr.Textbox(first["reply"], label="Reply", lines=6)
+    message = gr.Textbox(
+        first["message"],
+        label="The message it answers, or the conversation before it (optional)",
+        info="A conversation: 'Seeker:' / 'Supporter:' lines ending on the seeker; "
+        "the reply is perturbed as the next turn and the conversation stays as it is.",
+        lines=2,
+    )
+    return example, reply, message
+
+
+def _lab_settings() -> tuple[list[gr.components.Component], gr.Button, gr.Button]:
+    """The perturbations, scorers, seed and rewriter (in :func:`run_lab`'s order), and the
+    Perturb and Stop buttons."""
+    perturbation_box = gr.CheckboxGroup(
+        list(PERTURBATIONS), value=list(PERTURBATIONS), label="Perturbations"
+    )
+    scorer_box = gr.CheckboxGroup(
+        [(names(s), s) for s in SCORER_CHOICES],
+        value=["bert-head"],
+        label="Scorers",
+        info="The empathy head takes about a second. " + judge_speed(1 + len(PERTURBATIONS)),
+    )
+    with gr.Row():  # each wide enough for its label: on a phone they stack
+        seed = gr.Number(0, precision=0, label="Seed (same seed, same variants)", min_width=260)
+        rewriter = gr.Dropdown(
+            REWRITER_CHOICES,
+            value=RULES_ONLY,
+            label="Rewrites (shortened, elevated, casual) by",
+            min_width=300,
+        )
+    with gr.Row():
+        run = gr.Button("Perturb and score", variant="primary")
+        stop = gr.Button("Stop", variant="secondary")
+    return [perturbation_box, scorer_box, seed, rewriter], run, stop
 
 
 def build() -> gr.Blocks:

@@ -14,16 +14,16 @@ from config import SETTINGS
 from core.numbers import cell
 from core.stories import attribution, find_story, load_stories
 from pages.widgets.api_names import KEYS, named
-from pages.widgets.keys import key_boxes, typed_keys
+from pages.widgets.keys import key_boxes
 from pages.widgets.names import scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue, with_notice
 from pages.widgets.progress import gradio_progress
+from pages.widgets.typed_judge import typed_judge
 from reports.story_charts import resonance_chart
 from scorers.registry import sampled_judge_ids
 from scorers.resonance import (
     ASPECTS,
     ORDER_GAP_WARNING,
-    JudgeResonance,
     Method,
     Pair,
     PairRating,
@@ -47,15 +47,10 @@ MATCH_HEADERS = ["story", "source", *(RUBRIC.label(a) for a in ASPECTS), "status
 METRIC_HEADERS = ["aspect", "pairs", "Pearson r", "Spearman ρ", "MSE", "macro-F1 (at 2.5)"]
 
 
-def _method(method_id: str, keys: dict) -> Method:
-    try:
-        method = get_resonance_method(method_id, keys=keys)
-    except KeyError as exc:
-        raise gr.Error(str(exc.args[0])) from None
-    reason = method.unavailable_reason() if isinstance(method, JudgeResonance) else None
-    if reason:
-        raise gr.Error(f"{method_id} cannot run: {reason}")
-    return method
+def _method(method_id: str, key_values: tuple[str, ...]) -> Method:
+    """The method ``method_id`` with the typed keys (``key_values``: the key boxes), or a
+    plain refusal when it is unknown or cannot run."""
+    return typed_judge(get_resonance_method, method_id, key_values)[0]
 
 
 def _round(value: float | None) -> float | None:
@@ -113,7 +108,7 @@ def rate_pair(
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (Gradio's progress idiom)
 ) -> tuple[str, go.Figure | None]:
     """The four similarities of two pasted stories."""
-    method = _method(method_id, typed_keys(key_1, key_2, key_3, key_4))
+    method = _method(method_id, (key_1, key_2, key_3, key_4))
     progress(0.2, desc="rating (a judge reads the pair twice: ~20–120 s locally)")
     (rating,) = method.rate_pairs([Pair(story_a, story_b)])
     if not rating.ok:
@@ -142,7 +137,7 @@ def find_matches(
     progress: gr.Progress = gr.Progress(),  # noqa: B008
 ) -> list[list[object]]:
     """The bundled stories that resonate most with ``story``, best first."""
-    method = _method(method_id, typed_keys(key_1, key_2, key_3, key_4))
+    method = _method(method_id, (key_1, key_2, key_3, key_4))
     same = [s.story_id for s in load_stories() if s.story.strip() == story.strip()]
     try:
         matches = rs.find_resonant(
@@ -182,7 +177,7 @@ def rate_file(
         rows = rs.read_pairs(file, max_bytes=SETTINGS.max_upload_bytes)
     except ValueError as exc:
         raise gr.Error(str(exc)) from None
-    method = _method(method_id, typed_keys(key_1, key_2, key_3, key_4))
+    method = _method(method_id, (key_1, key_2, key_3, key_4))
     rated = rs.rate_pair_rows(rows, method, gradio_progress(progress))
     with tempfile.NamedTemporaryFile("w", suffix="-resonance.csv", delete=False) as fh:
         path = fh.name
@@ -200,7 +195,6 @@ def rate_file(
 
 def build() -> gr.Blocks:
     """Build the Resonance page."""
-    choices = [s.choice_label for s in load_stories()]
     with gr.Blocks(title="Empathy Lab · Resonance") as page:
         gr.Markdown(
             "## Resonance: would these two storytellers understand each other?\n"
@@ -212,71 +206,86 @@ def build() -> gr.Blocks:
         gr.Markdown(METHOD_HELP)
         method = gr.Dropdown(METHODS, value="embedding", label="Method")
         keys, _ = key_boxes()
-        with gr.Row():
-            with gr.Column():
-                example_a = gr.Dropdown(choices, value=None, label="Example story A")
-                story_a = gr.Textbox(label="Story A", lines=7)
-            with gr.Column():
-                example_b = gr.Dropdown(choices, value=None, label="Example story B")
-                story_b = gr.Textbox(label="Story B", lines=7)
-        compare = gr.Button("Rate the pair", variant="primary")
-        with gr.Row():
-            verdict = gr.Markdown()
-            chart = gr.Plot()
-
-        gr.Markdown(
-            "### Find resonant stories\nRank the bundled stories by how much they resonate "
-            "with story A. The embedding ranks every story in the bank; a judge re-ranks the embedding's "
-            "10 best (two calls each)."
-        )
-        with gr.Row():
-            top = gr.Slider(1, 10, value=5, step=1, label="Matches to show")
-            find = gr.Button("Find resonant stories")
-        find_notice = notice_box()
-        scroll_cue()
-        matches = gr.Dataframe(
-            headers=MATCH_HEADERS,
-            interactive=False,
-            wrap=True,
-            max_height=900,
-            # Fixed widths: unset, the long opening took the row and the rating columns were
-            # squeezed until their headers stood one letter a line.
-            column_widths=["80px", "170px", "95px", "95px", "95px", "130px", "70px", "480px"],
-        )
-
-        gr.Markdown(
-            "### Rate your own pairs\nUpload a CSV with `story_a` and `story_b` columns. Add "
-            "`human_event`, `human_emotion`, `human_moral` or `human_empathy` columns (1–4) "
-            "to see how well the method agrees with your labels."
-        )
-        upload = gr.File(label="Pairs (CSV)", file_types=[".csv"], type="filepath")
-        rate_button = gr.Button("Rate the file")
-        file_notice = notice_box()
-        # A fixed column count: Gradio then draws no column menu ("⋮"), which on a phone sat
-        # over the "Pearson r" header; a read-only table of a few rows needs no menu.
-        metrics = gr.Dataframe(
-            headers=METRIC_HEADERS,
-            interactive=False,
-            column_count=(len(METRIC_HEADERS), "fixed"),
-        )
-        rated_file = gr.File(label="Rated pairs (CSV)")
+        story_a = _pair_section(method, keys)
+        _find_section(story_a, method, keys)
+        _file_section(method, keys)
         gr.Markdown(f"<small>{attribution()}</small>")
-
-        example_a.change(pick_example, example_a, story_a, api_name=False)
-        example_b.change(pick_example, example_b, story_b, api_name=False)
-        compare.click(
-            named(reports_problems(1)(rate_pair), "story_a", "story_b", "method_id", *KEYS),
-            [story_a, story_b, method, *keys], [verdict, chart], api_name="rate_pair",
-        )  # fmt: skip
-        find.click(
-            named(with_notice(find_matches, 1), "story", "method_id", "top", *KEYS),
-            [story_a, method, top, *keys], [find_notice, matches], api_name="find",
-        )  # fmt: skip
-        rate_button.click(
-            named(with_notice(rate_file, 2), "file", "method_id", *KEYS),
-            [upload, method, *keys], [file_notice, metrics, rated_file], api_name="rate_file",
-        )  # fmt: skip
     return page
+
+
+def _pair_section(method: gr.Dropdown, keys: list[gr.Textbox]) -> gr.Textbox:
+    """Two stories side by side (each may be a bundled example) and their rating; returns
+    story A, which the search below starts from."""
+    choices = [s.choice_label for s in load_stories()]
+    with gr.Row():
+        with gr.Column():
+            example_a = gr.Dropdown(choices, value=None, label="Example story A")
+            story_a = gr.Textbox(label="Story A", lines=7)
+        with gr.Column():
+            example_b = gr.Dropdown(choices, value=None, label="Example story B")
+            story_b = gr.Textbox(label="Story B", lines=7)
+    compare = gr.Button("Rate the pair", variant="primary")
+    with gr.Row():
+        verdict = gr.Markdown()
+        chart = gr.Plot()
+    example_a.change(pick_example, example_a, story_a, api_name=False)
+    example_b.change(pick_example, example_b, story_b, api_name=False)
+    compare.click(
+        named(reports_problems(1)(rate_pair), "story_a", "story_b", "method_id", *KEYS),
+        [story_a, story_b, method, *keys], [verdict, chart], api_name="rate_pair",
+    )  # fmt: skip
+    return story_a
+
+
+def _find_section(story_a: gr.Textbox, method: gr.Dropdown, keys: list[gr.Textbox]) -> None:
+    """The bundled stories that resonate most with story A, best first."""
+    gr.Markdown(
+        "### Find resonant stories\nRank the bundled stories by how much they resonate "
+        "with story A. The embedding ranks every story in the bank; a judge re-ranks the embedding's "
+        "10 best (two calls each)."
+    )
+    with gr.Row():
+        top = gr.Slider(1, 10, value=5, step=1, label="Matches to show")
+        find = gr.Button("Find resonant stories")
+    find_notice = notice_box()
+    scroll_cue()
+    matches = gr.Dataframe(
+        headers=MATCH_HEADERS,
+        interactive=False,
+        wrap=True,
+        max_height=900,
+        # Fixed widths: unset, the long opening took the row and the rating columns were
+        # squeezed until their headers stood one letter a line.
+        column_widths=["80px", "170px", "95px", "95px", "95px", "130px", "70px", "480px"],
+    )
+    find.click(
+        named(with_notice(find_matches, 1), "story", "method_id", "top", *KEYS),
+        [story_a, method, top, *keys], [find_notice, matches], api_name="find",
+    )  # fmt: skip
+
+
+def _file_section(method: gr.Dropdown, keys: list[gr.Textbox]) -> None:
+    """An uploaded CSV of pairs rated, with the method's agreement with any people's labels."""
+    gr.Markdown(
+        "### Rate your own pairs\nUpload a CSV with `story_a` and `story_b` columns. Add "
+        "`human_event`, `human_emotion`, `human_moral` or `human_empathy` columns (1–4) "
+        "to see how well the method agrees with your labels."
+    )
+    upload = gr.File(label="Pairs (CSV)", file_types=[".csv"], type="filepath")
+    rate_button = gr.Button("Rate the file")
+    file_notice = notice_box()
+    # A fixed column count: Gradio then draws no column menu ("⋮"), which on a phone sat
+    # over the "Pearson r" header; a read-only table of a few rows needs no menu.
+    metrics = gr.Dataframe(
+        headers=METRIC_HEADERS,
+        interactive=False,
+        column_count=(len(METRIC_HEADERS), "fixed"),
+    )
+    rated_file = gr.File(label="Rated pairs (CSV)")
+    rate_button.click(
+        named(with_notice(rate_file, 2), "file", "method_id", *KEYS),
+        [upload, method, *keys], [file_notice, metrics, rated_file], api_name="rate_file",
+    )  # fmt: skip
 
 
 demo = build()

@@ -33,6 +33,8 @@ SCROLL_TO_RATINGS = (
     "() => document.getElementById('story-ratings')"
     "?.scrollIntoView({behavior: 'smooth', block: 'start'})"
 )
+#: The API's names for the judge's inputs every button takes: the judge, its options, the keys.
+INPUT_NAMES = ("judge_id", *JUDGE_OPTIONS, *KEYS)
 AGREEMENT_HEADERS = [
     "rating",
     "stories",
@@ -90,70 +92,94 @@ def build() -> gr.Blocks:
             "the storyteller's perspective and feelings (*cognitive*), after Roshanaei et al. "
             "A *reader persona* asks the judge to read as a particular reader."
         )
-        with gr.Row():
-            with gr.Column(scale=3):
-                example = gr.Dropdown(
-                    [s.choice_label for s in load_stories()], value=None, label="Example story"
-                )
-                story = gr.Textbox(
-                    label="Story",
-                    lines=8,
-                    info=f"your own or an example; at most {max_story_chars():,} characters",
-                )
-                credit = gr.Markdown()
-            with gr.Column(scale=2):
-                judge = gr.Dropdown(judge_choices(JUDGES), value=SAMPLED_JUDGE, label="Judge")
-                settings = judge_controls()
-                keys, _ = key_boxes()
-                with gr.Row():
-                    rate = gr.Button("Rate the story", variant="primary")
-                    grid = gr.Button("Compare reader personas")
-        notice = notice_box()
-        scroll_cue()
-        # The one place a rating's progress shows (the events below): the judge's line and
-        # bar, without Gradio's timer ("own-clock"), whose estimate read "24.5/12.5s" once a
-        # second request queued; the notice and the chart show none (the line was said twice).
-        ratings = gr.Dataframe(
-            elem_id="story-ratings",
-            elem_classes=["own-clock"],
-            headers=RATING_HEADERS,
-            interactive=False,
-            wrap=True,
-            column_widths=["150px", "130px", "130px", "150px", "90px", "420px"],
-        )
-        # No "Plot" badge: the chart has its own title, and on a phone Plotly's toolbar sat
-        # over the badge.
-        grid_chart = gr.Plot(show_label=False)
-
+        example, story, credit, inputs, buttons = _story_controls()
+        outputs = _rating_outputs()
         compare, comparison_outputs = _comparison_section()
-        inputs = [judge, *settings, *keys]
-        names = ("judge_id", *JUDGE_OPTIONS, *KEYS)  # the API's names for ``inputs``
         example.change(pick_example, example, [story, credit], api_name=False)
         story.input(story_edited, [story, example], [example, credit], api_name=False)
-        for button in (rate, grid):
-            button.click(None, js=SCROLL_TO_RATINGS)
-        rate.click(
-            named(with_notice(rate_story, 2), "story", *names),
-            [story, *inputs],
-            [notice, ratings, grid_chart],
-            api_name="rate_story",
-            show_progress_on=[ratings],
-        )
-        grid.click(
-            named(with_notice(run_grid, 2), "story", *names),
-            [story, *inputs],
-            [notice, ratings, grid_chart],
-            api_name="persona_grid",
-            show_progress_on=[ratings],
-        )
+        _wire_ratings(story, inputs, buttons, outputs)
         compare.click(
-            named(with_notice(run_comparison, 3), "count", *names),
+            named(with_notice(run_comparison, 3), "count", *INPUT_NAMES),
             [comparison_outputs[0], *inputs],
             comparison_outputs[1:],
             api_name="compare_with_people",  # not "compare": the app has that (Compare's)
             show_progress_on=[comparison_outputs[2]],  # the agreement table, as above
         )
     return page
+
+
+def _story_controls() -> tuple[
+    gr.Dropdown, gr.Textbox, gr.Markdown, list[gr.components.Component], tuple[gr.Button, ...]
+]:
+    """The example picker, the story, its credit line, the judge's inputs (the judge, its
+    options, the keys: :data:`INPUT_NAMES`) and the two buttons (Rate, Compare personas)."""
+    with gr.Row():
+        with gr.Column(scale=3):
+            example = gr.Dropdown(
+                [s.choice_label for s in load_stories()], value=None, label="Example story"
+            )
+            story = gr.Textbox(
+                label="Story",
+                lines=8,
+                info=f"your own or an example; at most {max_story_chars():,} characters",
+            )
+            credit = gr.Markdown()
+        with gr.Column(scale=2):
+            judge = gr.Dropdown(judge_choices(JUDGES), value=SAMPLED_JUDGE, label="Judge")
+            settings = judge_controls()
+            keys, _ = key_boxes()
+            with gr.Row():
+                rate = gr.Button("Rate the story", variant="primary")
+                grid = gr.Button("Compare reader personas")
+    return example, story, credit, [judge, *settings, *keys], (rate, grid)
+
+
+def _rating_outputs() -> list[gr.components.Component]:
+    """Where a rating shows: the notice, the ratings table and the chart."""
+    notice = notice_box()
+    scroll_cue()
+    # The one place a rating's progress shows (the events below): the judge's line and
+    # bar, without Gradio's timer ("own-clock"), whose estimate read "24.5/12.5s" once a
+    # second request queued; the notice and the chart show none (the line was said twice).
+    ratings = gr.Dataframe(
+        elem_id="story-ratings",
+        elem_classes=["own-clock"],
+        headers=RATING_HEADERS,
+        interactive=False,
+        wrap=True,
+        column_widths=["150px", "130px", "130px", "150px", "90px", "420px"],
+    )
+    # No "Plot" badge: the chart has its own title, and on a phone Plotly's toolbar sat
+    # over the badge.
+    grid_chart = gr.Plot(show_label=False)
+    return [notice, ratings, grid_chart]
+
+
+def _wire_ratings(
+    story: gr.Textbox,
+    inputs: list[gr.components.Component],
+    buttons: tuple[gr.Button, ...],
+    outputs: list[gr.components.Component],
+) -> None:
+    """Rate the story, and Compare reader personas: each brings the ratings into view and
+    shows its progress on the table alone (``outputs``: notice, table, chart)."""
+    rate, grid = buttons
+    for button in (rate, grid):
+        button.click(None, js=SCROLL_TO_RATINGS)
+    rate.click(
+        named(with_notice(rate_story, 2), "story", *INPUT_NAMES),
+        [story, *inputs],
+        outputs,
+        api_name="rate_story",
+        show_progress_on=[outputs[1]],
+    )
+    grid.click(
+        named(with_notice(run_grid, 2), "story", *INPUT_NAMES),
+        [story, *inputs],
+        outputs,
+        api_name="persona_grid",
+        show_progress_on=[outputs[1]],
+    )
 
 
 def _comparison_section() -> tuple[gr.Button, list[gr.components.Component]]:

@@ -10,14 +10,14 @@ from __future__ import annotations
 import gradio as gr
 import plotly.graph_objects as go
 
-from config import KEY_ENV_VARS
+from config import KEY_ENV_VARS, Keys
 from core.numbers import cell, p_value
 from core.stories import has_human_ratings
 from core.textinput import InputError
 from pages.widgets.judge import judge_options
-from pages.widgets.keys import typed_keys
 from pages.widgets.names import scorer_name
 from pages.widgets.progress import gradio_progress
+from pages.widgets.typed_judge import typed_judge
 from reports.story_charts import persona_chart, rating_distribution
 from scorers.base import Score, Scorer
 from scorers.judge.story import checked_story, get_story_judge
@@ -45,15 +45,14 @@ CAUTION = (
 )
 
 
-def _judge(judge_id: str, options: dict, keys: dict) -> Scorer:
-    try:
-        judge = get_story_judge(judge_id, keys=keys, **options)
-    except KeyError as exc:
-        raise gr.Error(str(exc.args[0])) from None
-    reason = judge.unavailable_reason()
-    if reason:
-        raise gr.Error(f"{judge_id} cannot run: {reason}")
-    return judge
+def _judge(
+    judge_id: str, settings: tuple[float, float, str, str, str, str], key_values: tuple[str, ...]
+) -> tuple[Scorer, dict, Keys]:
+    """The story judge ``judge_id`` with the chosen options (``settings``: the six judge
+    controls' values) and the typed keys, or a plain refusal; with those options and keys."""
+    options = judge_options(*settings)
+    judge, keys = typed_judge(get_story_judge, judge_id, key_values, **options)
+    return judge, options, keys
 
 
 def _story(text: str) -> str:
@@ -90,8 +89,8 @@ def rate_story(
 ) -> tuple[list[list[object]], go.Figure]:
     """Rate one story with the chosen judge and persona: the table row and its chart."""
     text = _story(story)
-    options = judge_options(samples, temperature, gender, concern, taking, shared)
-    judge = _judge(judge_id, options, typed_keys(key_1, key_2, key_3, key_4))
+    settings = (samples, temperature, gender, concern, taking, shared)
+    judge, options, _ = _judge(judge_id, settings, (key_1, key_2, key_3, key_4))
     progress(0.2, desc="the judge is reading (the local model took 30–70 s on a 2-core CPU)")
     score = judge.score(text)
     name = st.persona_name(options["persona"])
@@ -115,9 +114,8 @@ def run_grid(
 ) -> tuple[list[list[object]], go.Figure]:
     """Rate the story as five readers: no persona, low/high concern × (no) shared experience."""
     text = _story(story)
-    options = judge_options(samples, temperature, gender, concern, taking, shared)
-    keys = typed_keys(key_1, key_2, key_3, key_4)
-    _judge(judge_id, options, keys)
+    settings = (samples, temperature, gender, concern, taking, shared)
+    _, options, keys = _judge(judge_id, settings, (key_1, key_2, key_3, key_4))
     rows = st.persona_grid(
         text,
         judge_id,
@@ -149,9 +147,8 @@ def run_comparison(
     """Rate the first ``count`` bundled stories and set them beside the people's ratings."""
     if not has_human_ratings():  # the page's note and credit line already say why, once
         raise gr.Error(NO_PEOPLE)
-    options = judge_options(samples, temperature, gender, concern, taking, shared)
-    keys = typed_keys(key_1, key_2, key_3, key_4)
-    _judge(judge_id, options, keys)
+    settings = (samples, temperature, gender, concern, taking, shared)
+    _, options, keys = _judge(judge_id, settings, (key_1, key_2, key_3, key_4))
     result = st.compare_with_humans(
         judge_id,
         options["persona"],
@@ -161,7 +158,17 @@ def run_comparison(
         keys=keys,
         progress=gradio_progress(progress),
     )
-    table = [
+    table = _agreement_rows(result)
+    chart = _distribution(result, judge_id)
+    note = CAUTION + (
+        f"\n\n{result.unscored} stories could not be rated." if result.unscored else ""
+    )
+    return table, chart, note
+
+
+def _agreement_rows(result: st.HumanComparison) -> list[list[object]]:
+    """The agreement table: a row per rating, its figures rounded as the headers read them."""
+    return [
         [
             RUBRIC.label(r["component"]),
             r["n"],
@@ -180,18 +187,19 @@ def run_comparison(
         ]
         for r in result.table
     ]
+
+
+def _distribution(result: st.HumanComparison, judge_id: str) -> go.Figure:
+    """The people's ratings and the judge's empathy ratings, side by side (stories the judge
+    could not rate left out)."""
     pairs = [
         (s.empathizable, sc.value("empathy"))
         for s, sc in zip(result.stories, result.scores, strict=True)
     ]
     pairs = [(h, j) for h, j in pairs if j is not None]
-    chart = rating_distribution(
+    return rating_distribution(
         [h for h, _ in pairs],
         [j for _, j in pairs],
         f"{len(pairs)} bundled stories, the judge reading as: {result.persona}",
         judge_name=scorer_name(judge_id),
     )
-    note = CAUTION + (
-        f"\n\n{result.unscored} stories could not be rated." if result.unscored else ""
-    )
-    return table, chart, note

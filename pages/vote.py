@@ -21,6 +21,7 @@ from core.visitors import voter_id
 from pages.widgets.api_names import VISITOR, named
 from pages.widgets.ballot import (
     NAME_PICKERS_JS,
+    Ballot,
     after_vote,
     ballot_updates,
     ballot_widgets,
@@ -35,6 +36,7 @@ from pages.widgets.round_maker import (
     INPUT_NAMES,
     RESPONDER_IDS,
     TEACHER_LABEL,
+    Maker,
     maker_controls,
     planned,
     round_estimate,
@@ -219,17 +221,9 @@ def build() -> gr.Blocks:
                 code_box = gr.Textbox(label="Round code", placeholder="K7Q2", scale=3)
                 open_button = gr.Button("Open round", scale=1, interactive=False)
             open_notice = notice_box()
-            # Open for a teacher; not there under a round link (teacher_view, on load).
-            with gr.Accordion(TEACHER_LABEL, open=False) as teacher:
-                maker = maker_controls()
-                with gr.Row():
-                    make_button = gr.Button("Make the round", variant="primary")
-                    stop_button = gr.Button("Stop", variant="secondary")
-                share = notice_box("own-clock", min_height=48)  # the round's line, then code
-                link = gr.Textbox(label="The round's link for students", buttons=["copy"],
-                                  interactive=False, visible=False)  # fmt: skip
-                qr = gr.Markdown()
-            round_md, boxes, most, least, reason, vote_button, reveal = ballot_widgets()
+            teacher, maker, make_button, stop_button, share, link, qr = _teacher_box()
+            ballot = ballot_widgets()
+            round_md, boxes, most, least, reason, vote_button, reveal = ballot
         results_code = results_tab(voter)
         shown = [round_md, *boxes, most, least, reveal]
         # A button is active only when it can act: Open needs a code, Vote an open round.
@@ -258,18 +252,42 @@ def build() -> gr.Blocks:
         making.then(round_estimate, maker.estimate_inputs, maker.estimate, api_name=False)
         # Stop cancels the making itself (not the link step after it).
         stop_button.click(lambda: STOPPED, None, share, cancels=[making], api_name=False)
-        vote_button.click(
-            named(reports_problems(0)(vote), "round_code", VISITOR, "most", "least", "reason"),
-            [current, voter, most, least, reason], reveal,
-            api_name="vote",
-        ).then(lambda c, v: after_vote(c, voter_id(v)), [current, voter],
-               [vote_button, most, least, reason],
-               api_name=False)  # fmt: skip
+        _wire_vote(ballot, current, voter)
         page.load(on_load, voter, [code_box, voter, current, *shown], api_name=False)
         page.load(teacher_view, None, teacher, api_name=False)
         page.load(None, None, None, js=NAME_PICKERS_JS, api_name=False)  # pickers' names
         open_button.click(lambda: gr.Accordion(open=False), None, teacher, api_name=False)
     return page
+
+
+def _teacher_box() -> tuple[
+    gr.Accordion, Maker, gr.Button, gr.Button, gr.Markdown, gr.Textbox, gr.Markdown
+]:
+    """The teacher's accordion (open for a teacher; not there under a round link:
+    :func:`teacher_view`, on load): the round's controls, Make and Stop, the line that says
+    the step and then the round's code, the link for students and its QR code."""
+    with gr.Accordion(TEACHER_LABEL, open=False) as teacher:
+        maker = maker_controls()
+        with gr.Row():
+            make_button = gr.Button("Make the round", variant="primary")
+            stop_button = gr.Button("Stop", variant="secondary")
+        share = notice_box("own-clock", min_height=48)  # the round's line, then code
+        link = gr.Textbox(label="The round's link for students", buttons=["copy"],
+                          interactive=False, visible=False)  # fmt: skip
+        qr = gr.Markdown()
+    return teacher, maker, make_button, stop_button, share, link, qr
+
+
+def _wire_vote(ballot: Ballot, current: gr.State, voter: gr.BrowserState) -> None:
+    """The Vote button: the vote recorded and the sources revealed, then the button, both
+    pickers and the "Why?" box closed once the vote is in (:func:`after_vote`)."""
+    ballot.vote.click(
+        named(reports_problems(0)(vote), "round_code", VISITOR, "most", "least", "reason"),
+        [current, voter, ballot.most, ballot.least, ballot.reason], ballot.reveal,
+        api_name="vote",
+    ).then(lambda c, v: after_vote(c, voter_id(v)), [current, voter],
+           [ballot.vote, ballot.most, ballot.least, ballot.reason],
+           api_name=False)  # fmt: skip
 
 
 demo = build()

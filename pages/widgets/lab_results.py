@@ -1,7 +1,7 @@
 """What the Adversarial lab shows for one result: the table, the chart, the rows a visitor
 can flag, the row picker and the note (why a variant is left out, a scorer that never
 moved, an original already at the top of the scale), and the note for a refused run while
-earlier results stay on screen."""
+earlier results stay on screen; and flagging one of those rows (:func:`flag_row`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from dataclasses import replace
 import gradio as gr
 import plotly.graph_objects as go
 
+from core.flags import FlagLog, FlagLogError, FlagRecord
+from core.visitors import owner_tag
 from pages.widgets.scores import names
 from perturbations.registry import PERTURBATIONS
 from reports.lab import change_chart, lab_table, same_score_note
@@ -146,3 +148,28 @@ def nothing_to_measure(rows: list[rb.VariantScores]) -> str:
         elif why := perturbation.why_empty(row.variant):
             said.append(f"*{pid}* left nothing of the reply, so its row is unscored: {why}.")
     return "".join(f"\n\n{line}" for line in said)
+
+
+def flag_row(rows: list[dict], perturbation_id: str, note: str, visitor: str | None = None) -> str:
+    """Append one lab row (variant, seed, method, scores) to the flag log, as ``visitor``'s."""
+    row = next((r for r in rows or [] if r["variant"]["perturbation_id"] == perturbation_id), None)
+    if row is None:
+        return "Run the lab first, then pick a row to flag."
+    variant = row["variant"]
+    record = FlagRecord(
+        page="adversarial",
+        message=row["message"],
+        reply=variant["text"],
+        scores=row["scores"],
+        perturbation_id=variant["perturbation_id"],
+        perturbation_seed=variant["seed"],
+        perturbation_method=variant["method"],
+        original_reply=variant["source"],
+        note=note or "",
+        visitor=owner_tag(visitor),
+    )
+    try:
+        FlagLog().append(record)
+    except FlagLogError as exc:
+        raise gr.Error(str(exc)) from None
+    return f"Flagged the `{perturbation_id}` row. See the Flags tab."
