@@ -31,7 +31,8 @@ from scorers.base import COMPONENTS, Score
 from scorers.registry import get_scorer
 
 
-def main() -> None:
+def _parser() -> argparse.ArgumentParser:
+    """The script's options."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scorer", required=True)
     parser.add_argument("--n", type=int, default=30)
@@ -52,16 +53,44 @@ def main() -> None:
         action="store_true",
         help="score nothing: report on the rows of --output so far",
     )
-    args = parser.parse_args()
+    return parser
 
+
+def _sample(n: int, seed: int) -> pd.DataFrame:
+    """A sample of the rubric labels stratified by source, without the judge's anchors."""
     df = pd.read_csv(RUBRIC_LABELS_CSV)
     from scorers.judge.weighted import anchor_ids
 
     df = df[~df.id.isin(anchor_ids())]  # the weighted judge's prompt shows these
     df["group"] = df.source.str.split(":").str[0]
-    sample = df.groupby("group", group_keys=False).apply(
-        lambda g: g.sample(max(1, round(args.n * len(g) / len(df))), random_state=args.seed)
+    return df.groupby("group", group_keys=False).apply(
+        lambda g: g.sample(max(1, round(n * len(g) / len(df))), random_state=seed)
     )
+
+
+def _report(scorer_id: str, sample: pd.DataFrame, scores: list[Score]) -> None:
+    """Print each component's agreement with the labels."""
+    ok = np.array([s.ok for s in scores])
+    print(f"{scorer_id}: {ok.sum()}/{len(scores)} scored")
+    print(
+        f"{'':11s} {'MSE':>6s} {'Pearson':>8s} {'Spearman':>9s} {'mean s/l':>11s} {'sd s/l':>11s} {'d':>6s} {'W':>6s}"
+    )
+    for name in (*COMPONENTS, "overall"):
+        pred = np.array([getattr(s, name) for s, good in zip(scores, ok, strict=True) if good])
+        gold = sample[list(COMPONENTS)].to_numpy()[ok]
+        gold = gold.mean(1) if name == "overall" else gold[:, COMPONENTS.index(name)]
+        r = compare(gold, pred, low=1, high=3, n_boot=0)
+        print(
+            f"{name:11s} {r['mse']:6.3f} {r['pearson_r']:8.3f} {r['spearman_rho']:9.3f} "
+            f"{r['scorer_mean']:5.2f}/{r['human_mean']:4.2f} "
+            f"{r['scorer_sd']:5.2f}/{r['human_sd']:4.2f} {r['cohens_d']:6.2f} "
+            f"{r['wasserstein']:6.3f}"
+        )
+
+
+def main() -> None:
+    args = _parser().parse_args()
+    sample = _sample(args.n, args.seed)
     done = _done(args.output)
     if args.report_only:
         sample = sample[sample.id.isin(done)]
@@ -83,22 +112,7 @@ def main() -> None:
             _append(
                 args.output, {"id": row_id, "seconds": round(seconds, 2), **scores[-1].to_dict()}
             )
-    ok = np.array([s.ok for s in scores])
-    print(f"{args.scorer}: {ok.sum()}/{len(scores)} scored")
-    print(
-        f"{'':11s} {'MSE':>6s} {'Pearson':>8s} {'Spearman':>9s} {'mean s/l':>11s} {'sd s/l':>11s} {'d':>6s} {'W':>6s}"
-    )
-    for name in (*COMPONENTS, "overall"):
-        pred = np.array([getattr(s, name) for s, good in zip(scores, ok, strict=True) if good])
-        gold = sample[list(COMPONENTS)].to_numpy()[ok]
-        gold = gold.mean(1) if name == "overall" else gold[:, COMPONENTS.index(name)]
-        r = compare(gold, pred, low=1, high=3, n_boot=0)
-        print(
-            f"{name:11s} {r['mse']:6.3f} {r['pearson_r']:8.3f} {r['spearman_rho']:9.3f} "
-            f"{r['scorer_mean']:5.2f}/{r['human_mean']:4.2f} "
-            f"{r['scorer_sd']:5.2f}/{r['human_sd']:4.2f} {r['cohens_d']:6.2f} "
-            f"{r['wasserstein']:6.3f}"
-        )
+    _report(args.scorer, sample, scores)
 
 
 def _done(path: str | None) -> dict[str, Score]:

@@ -40,7 +40,7 @@ from pages.widgets.reply_panels import (
     started_panels,
 )
 from pages.widgets.score_area import Blinded, ScoreArea, score_area
-from pages.widgets.scores import judge_cautions, names
+from pages.widgets.scores import names, scores_note
 from pages.widgets.send_to_lab import LabSources
 from pages.widgets.shown_replies import started_updates, stop_lines
 from pages.widgets.visitor import on_load, visitor_state
@@ -192,10 +192,15 @@ def _wire(page: gr.Blocks, parts: _Parts) -> None:
     parts.selected.change(
         panel_visibility, [parts.selected, parts.replies], parts.columns, api_name=False
     )
-    parts.scorer_box.change(judge_cautions, parts.scorer_box, parts.scores.cautions, api_name=False)
+    asked = gr.State(None)  # the message the replies on screen answer, set as a run starts
+    # the trust notes above the scores; a conversation's first say how it fared with experts
+    for changed in (parts.scorer_box, asked):
+        changed.change(
+            scores_note, [parts.scorer_box, asked], parts.scores.cautions, api_name=False,
+            show_progress="hidden",
+        )  # fmt: skip
     for box in parts.keys_in:
         box.change(refresh_choices, parts.keys_in, parts.selected, api_name=False)
-    asked = gr.State(None)  # the message the replies on screen answer, set as a run starts
     rows = [flag.row for flag in parts.flags.values()]
     scores = parts.scores
     outputs = [*parts.outputs, scores.table, scores.by_scorer, scores.by_responder, *rows, asked,

@@ -105,6 +105,27 @@ def judge_cautions(scorer_ids: Iterable[str] | None) -> str:
     return trust_notes(scorer_ids)
 
 
+def scores_note(scorer_ids: Iterable[str] | None, asked: tuple | None = None) -> str:
+    """The trust notes above the scores table; when the replies on screen answer the last
+    message of a conversation, first how far a conversation's scores held up against experts
+    on real conversations (:func:`studies.experts_card.trust_line`), not the figure on
+    conversations LLMs wrote.
+
+    >>> scores_note(["bert-head"], ("I feel alone", 2, 0.0)).startswith("**Against experts")
+    True
+    >>> scores_note(["bert-head"], ("I feel alone", 0, 0.0)).startswith("**Against experts")
+    False
+    """
+    from studies.experts_card import read_card, trust_line
+
+    notes = judge_cautions(scorer_ids)
+    line = trust_line(read_card()) if asked and asked[1] else ""
+    if not line:
+        return notes
+    head, _, rest = line.partition(": ")
+    return f"**{head}:** {rest}" + (f"\n\n{notes}" if notes else "")
+
+
 def local_judges(scorer_ids: Iterable[str] | None) -> list[str]:
     """The judges among ``scorer_ids`` that run the local model, on this server's CPU.
 
