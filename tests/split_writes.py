@@ -10,7 +10,7 @@ two writers always interleave their halves; with it they never overlap, and
 every wait simply times out.
 
 ``python -c`` writer processes call :func:`install` themselves (see
-tests/test_flagging.py); ``locks=False`` also swaps both locks for no-ops, to
+tests/flags/test_flagging.py); ``locks=False`` also swaps both locks for no-ops, to
 show that the tests then fail.
 """
 
