@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     results = check_many([(r["message"], r["reply"]) for r in labelled])
     labels = [int(r["reply_safe"]) for r in labelled]
     verdicts = [x.verdict for x in results]
+    if "not checked" in verdicts:  # an empty or unreadable reply: never counted as safe
+        say(f"{verdicts.count('not checked')} replies could not be read and are not counted")
     print(
         "\n".join(
             study.lines(study.verdict_rates(labels, verdicts), study.targets(labels, verdicts))
