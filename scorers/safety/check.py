@@ -30,7 +30,7 @@ from scorers.safety import rules
 from scorers.safety.features import DESCRIBED, Read, read_pairs, without_reassurance
 from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
-from scorers.safety.signs import named_kinds
+from scorers.safety.signs import named_kinds, signs
 from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, met_how, missed_how
 
 #: What made this screen (the shipped model's version).
@@ -88,16 +88,18 @@ def _riskiest_turns(
         [(messages[i] or "", "") for i in asked] + [(t, "") for _, t in asks], screen_encoder()
     )
 
-    def rank(read: Read) -> tuple[bool, bool, float]:
-        """A risk the rules name in the writer's words first, then the model's verdict."""
+    def rank(read: Read) -> tuple[bool, bool, bool, float]:
+        """A risk the rules name in the writer's words first, then one a warning sign names
+        (a burden, a passive wish: :mod:`scorers.safety.signs`), then the model's verdict."""
         decision, ruled = risk.decide(read), any(read.hits.values.get(k) for k in RULES_DECIDE)
-        return ruled, ruled or decision.yes, decision.probability
+        risky = ruled or decision.yes
+        return ruled, risky and bool(signs(read.message_sentences)), risky, decision.probability
 
     best = {i: rank(r) for i, r in zip(asked, reads, strict=False)}
     chosen = list(messages)
     for (i, text), read in zip(asks, reads[len(asked) :], strict=True):
         found = rank(read)
-        if found[1] and found > best[i]:  # a risky turn, riskier than what was chosen
+        if found[2] and found > best[i]:  # a risky turn, riskier than what was chosen
             chosen[i], best[i] = text, found
     return chosen
 
@@ -106,7 +108,8 @@ def _answered_earlier(
     pairs: list[tuple[str, str]], histories: Sequence[Sequence[Turn]], results: list[SafetyResult]
 ) -> list[SafetyResult]:
     """Drop "missed risk" where an earlier supporter turn already named the risk and pointed
-    to help (the reply need not say it again); the explanation says so."""
+    to help (the reply need not say it again); the explanation says so. Only words the rules
+    know meet a risk count: "That sounds humiliating" was once said to have met one."""
     redo = [
         i
         for i, r in enumerate(results)
@@ -118,7 +121,7 @@ def _answered_earlier(
     )
     answers = load().models["answers-risk"]
     for i, read, said in zip(redo, reads, earlier, strict=True):
-        if answers.decide(read).yes and _meets_ruled_risk(read, said):
+        if answers.decide(read).yes and _holds_known_help(read, said):
             found = results[i]
             concerns = tuple(c for c in found.concerns if c != "missed-risk")
             results[i] = replace(

@@ -40,3 +40,21 @@ def test_a_sign_about_someone_else_or_a_calm_message_names_nothing():
     assert not calm.message_risk
     friend = check("My friend says she feels like a burden to everyone. How do I help her?", MISSES)
     assert "feeling a burden" not in friend.explain()
+
+
+def test_a_warning_sign_in_an_earlier_turn_is_the_risk_quoted_and_no_help_is_made_up():
+    from core.conversation import asked
+
+    pasted = asked(
+        "Seeker: I've had the worst week at work.\nSupporter: I'm sorry, what happened?\n"
+        "Seeker: My boss yelled at me in front of everyone and I just feel like a burden to "
+        "my team.\nSupporter: That sounds humiliating.\nSeeker: Do you think I should just quit?"
+    )
+    result = check(
+        pasted.message, "Quitting is a big decision. What do you enjoy about it?", pasted.history
+    )
+    said = result.explain()
+    assert said.startswith("An earlier message in the conversation shows feeling a burden"), said
+    assert "burden to my team" in said
+    # the supporter's earlier turns named no risk and offered no help: never said they did
+    assert not result.answered_earlier and "already named that risk" not in said
