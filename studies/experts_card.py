@@ -36,6 +36,22 @@ def _shipped(name: str, card: dict) -> str:
     return "as a judge you tick"
 
 
+def shown_name(name: str, card: dict) -> str:
+    """A reading's name as a page shows it: the scorer's label, how it read the turns.
+
+    >>> shown_name("bert-head, each turn alone", {})
+    'Empathy head (MiniLM + trained head), each turn alone'
+    >>> shown_name("judge-weighted/local/qwen2.5-coder-1.5b, with the conversation",
+    ...            {"command": "… --last-turn"})[-47:]
+    'with the conversation (its last supporter turn)'
+    """
+    from scorers.registry import scorer_label
+
+    scorer, sep, how = name.partition(", " if ", " in name else " ")
+    last = " (its last supporter turn)" if "--last-turn" in card.get("command", "") else ""
+    return f"{scorer_label(scorer)}{sep}{how}{last if scorer != 'bert-head' else ''}"
+
+
 def markdown(card: dict) -> str:
     """The card as the Trust page shows it: each reading of the conversations and the
     people and models it can be set beside, with who rated."""
@@ -44,7 +60,7 @@ def markdown(card: dict) -> str:
             "No measurement against experts ships with this copy (`python cli.py experts --card`)."
         )
     rows = [
-        f"| {name} | {_rho(row['composite'])} | {_shipped(name, card)} |"
+        f"| {shown_name(name, card)} | {_rho(row['composite'])} | {_shipped(name, card)} |"
         for name, row in card["rows"].items()
     ]
     refs = [f"| {name} | {_rho(ref)} | reference |" for name, ref in card["references"].items()]
@@ -55,6 +71,11 @@ def markdown(card: dict) -> str:
             f"conversations ({card['source']}), each supporter rated by {card['who_rated']}. "
             f"{card['what']}; the experts' score is {card['composite']}. A scorer reads every "
             "supporter turn and its turns are averaged.",
+            "",
+            f"In plain words: the experts agree with each other at {_expert_range(card)}; "
+            "the app's readings of a conversation follow them far less (a Spearman of 1 is the "
+            "experts' order exactly, 0 no relation), so read a conversation's scores as a rough "
+            "guide, not a verdict.",
             "",
             "| reading | Spearman with the experts | how this app scores conversations |",
             "|---|---|---|",
@@ -79,8 +100,14 @@ def experts_between(card: dict) -> str:
     >>> experts_between(read_card())[:38]
     'one expert against the other two: 0.74'
     """
+    found = _expert_range(card)
+    return f"one expert against the other two: {found}" if found else ""
+
+
+def _expert_range(card: dict) -> str:
+    """The lowest and highest agreement of one expert with the other two ("" without)."""
     refs = [r["rho"] for name, r in card.get("references", {}).items() if "expert" in name]
-    return f"one expert against the other two: {min(refs):.2f}–{max(refs):.2f}" if refs else ""
+    return f"{min(refs):.2f}–{max(refs):.2f}" if refs else ""
 
 
 def trust_line(card: dict) -> str:
@@ -107,13 +134,13 @@ def scorer_lines(card: dict, scorer_id: str) -> list[str]:
     """How each reading by ``scorer_id`` agreed with the experts, a line each ([] when the
     card has none), for the scorer's trust note.
 
-    >>> scorer_lines(read_card(), "bert-head")[0].startswith("bert-head, each turn alone")
+    >>> scorer_lines(read_card(), "bert-head")[0].startswith("Empathy head (MiniLM + trained head), each")
     True
     >>> scorer_lines(read_card(), "judge/openai/gpt-4o")
     []
     """
     return [
-        f"{name}{' (how this app scores them)' if _shipped(name, card) == 'yes' else ''}: "
+        f"{shown_name(name, card)}{' (how this app scores them)' if _shipped(name, card) == 'yes' else ''}: "
         f"Spearman {_rho(row['composite'])} with the experts' mean on {card['conversations']} "
         "real conversations"
         for name, row in sorted(

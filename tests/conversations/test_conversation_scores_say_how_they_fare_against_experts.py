@@ -28,11 +28,9 @@ def test_the_trust_page_shows_the_experts_table_from_the_card():
     assert shown.startswith("**Against experts, real conversations.**")
     assert "three experts" in shown and "LLM annotators" not in shown
     for name, row in data["rows"].items():  # every reading, at the precision shown
-        assert f"| {name} | {row['composite']['rho']:.2f} (" in shown
-    shipped = MODEL if model_ships() else ALONE
-    assert f"| {shipped} | " in shown and shown.split(f"| {shipped} | ")[1].split("\n")[0].endswith(
-        "| yes |"
-    )
+        assert f"| {experts_card.shown_name(name, data)} | {row['composite']['rho']:.2f} (" in shown
+    shipped = experts_card.shown_name(MODEL if model_ships() else ALONE, data)
+    assert shown.split(f"| {shipped} | ")[1].split("\n")[0].endswith("| yes |")
 
 
 def test_the_line_beside_a_conversations_scores_gives_the_shipped_readings_figure():
