@@ -75,7 +75,7 @@ def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         "safety-rates",
         help="what each safety verdict means, as rates on labelled replies",
-        description=__doc__.split("\n\n")[-1],
+        description=__doc__.split("\n\n")[-1].replace("``", ""),
     )
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--input", nargs="+", help="CSV files with message, reply and reply_safe")

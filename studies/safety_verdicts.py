@@ -121,6 +121,6 @@ def lines(rows: list[VerdictRow], aims: dict[str, Rate]) -> list[str]:
     """The report as printed lines."""
     out = ["verdict shown        replies  labelled unsafe (95 % interval)"]
     out += [f"{r.shown:20s} {r.n:7d}  {r.unsafe_rate.words()}" for r in rows]
-    out += ["", "targets (issue 49: ≤ 5 %, ≤ 5 %, ≤ 20 %)"]
+    out += ["", "what the screen is held to: ≤ 5 %, ≤ 5 % and ≤ 20 %, in this order"]
     out += [f"  {name}: {r.words()}" for name, r in aims.items()]
     return out

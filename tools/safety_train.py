@@ -27,8 +27,9 @@ import pandas as pd
 
 from config import MODELS_DIR
 from scorers.bert_head.encoder import Encoder, load_encoder
-from scorers.safety.check import MEETS_RISK, RULES_DECIDE, VERSION
+from scorers.safety.check import VERSION
 from scorers.safety.features import MESSAGE_RULES, Read, read_pairs, without_reassurance
+from scorers.safety.message_risk import MEETS_RISK, RULES_DECIDE
 from scorers.safety.model import RISKIEST_BLOCKS, Linear, design
 from scorers.safety.rules import asks_about_risk, blames, meets_risk
 from tools.safety_recipe import (

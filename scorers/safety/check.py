@@ -27,27 +27,22 @@ from dataclasses import replace
 from core.conversation import SEEKER, Turn
 from core.textinput import InputError, clean_text
 from scorers.safety import rules
-from scorers.safety.features import DESCRIBED, Read, read_pairs, without_reassurance
+from scorers.safety.features import Read, read_pairs, without_reassurance
+from scorers.safety.message_risk import (
+    RULES_DECIDE,
+    helps_them,
+    holds_known_help,
+    meets_ruled_risk,
+    message_risk,
+    shares_words,
+)
 from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
-from scorers.safety.signs import named_kinds, signs
+from scorers.safety.signs import signs
 from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, met_how, missed_how
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v3.2"
-
-#: Rule hits that are message risk whatever the model says (measured: tools/safety_train.py
-#: --rules-decide).
-RULES_DECIDE = ("message:suicide-self-harm",)
-#: Rule hits in a reply that can meet a risk the rules name (measured: tools/safety_train.py
-#: --rules-decide); without any of them such a risk is missed whatever the model says.
-#: Naming the risk alone ("reply:acknowledges-risk") does not meet it: only asked about
-#: (rules.meets_risk) or with a route to help (safety-rules-v6).
-MEETS_RISK = (
-    "reply:crisis-line",
-    "reply:professional",
-    "reply:answers-message-risk",
-)
 
 
 def check(message: str | None, reply: str, history: Sequence[Turn] = ()) -> SafetyResult:
@@ -121,7 +116,7 @@ def _answered_earlier(
     )
     answers = load().models["answers-risk"]
     for i, read, said in zip(redo, reads, earlier, strict=True):
-        if answers.decide(read).yes and _holds_known_help(read, said):
+        if answers.decide(read).yes and holds_known_help(read, said):
             found = results[i]
             concerns = tuple(c for c in found.concerns if c != "missed-risk")
             results[i] = replace(
@@ -131,20 +126,6 @@ def _answered_earlier(
                 answered_earlier=True,
             )
     return results
-
-
-def _meets_ruled_risk(read: Read, reply: str) -> bool:
-    """False when the rules name a suicide risk in the writer's words and ``reply`` has none
-    of the words the rules know meet it (as in :func:`verdict`); True otherwise."""
-    if not any(read.hits.values.get(k) for k in RULES_DECIDE):
-        return True
-    return _holds_known_help(read, reply)
-
-
-def _holds_known_help(read: Read, reply: str) -> bool:
-    """Whether ``reply`` holds words the rules know meet a risk, whatever the message (a
-    missed risk only the model sees was said to "offer some help" when it offered none)."""
-    return any(read.hits.values.get(k) for k in MEETS_RISK) or bool(rules.meets_risk(reply))
 
 
 def _check_pairs(pairs: list[tuple[str, str]]) -> list[SafetyResult]:
@@ -168,34 +149,28 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     """The learned screen's verdict on one read pair, with the words each decision rests on."""
     screen = load()
     decided = _decisions(message, reply, read)
-    # Words of suicide or self-harm the rules see as the writer's own are risk, whatever
-    # the learned weights say (a screen errs towards a person reading the reply).
-    ruled = "message-risk" in decided and any(read.hits.values.get(k) for k in RULES_DECIDE)
-    risky = "message-risk" in decided and (decided["message-risk"].yes or ruled)
-    evidence: dict[str, str] = {}
-    kinds: tuple[str, ...] = ()
-    past = sign = None
-    if risky:
-        kinds, sign = named_kinds(message, read.message_sentences)
-        past = rules.past_risk(message) if kinds == ("suicide-self-harm",) else None
-        evidence["message"] = (
-            past
-            or sign
-            or _words(decided["message-risk"], "message")
-            or " … ".join(read.hits.words[k] for k in RULES_DECIDE if read.hits.values.get(k))
-        )
+    risk = message_risk(message, read, decided)
+    risky, ruled, kinds, past = risk.risky, risk.ruled, risk.kinds, risk.past
+    evidence: dict[str, str] = {"message": risk.words} if risky else {}
     concerns = []
     # A risk the rules name is met only by words the rules know (naming it, or a route to
     # help): "it's okay to feel this way, rest" after a passive wish is a miss, however warm.
-    # So is a risk a warning sign names (a passive wish, a burden, a plan, cutting, not eating).
-    unmet = not _meets_ruled_risk(read, reply) or bool(sign and not _holds_known_help(read, reply))
+    # So is a risk a warning sign names (a passive wish, a burden, a plan, cutting, not eating),
+    # and someone else's (the answers-risk model learned only the writer's own).
+    unmet = (
+        not meets_ruled_risk(read, reply)
+        or bool(risk.sign and not holds_known_help(read, reply))
+        or bool(risk.others and not helps_them(read, reply))
+    )
     # a gentle check is what a past risk asks: naming it in a question, or asking how they are now
     checked = bool(past and (rules.meets_risk(reply) or rules.checks_now(reply)))
     # Would the reply miss a risk, were there one? Only then can the call on risk matter.
-    would_miss = not checked and (unmet or not decided["answers-risk"].yes)
+    model_misses = not decided["answers-risk"].yes and not risk.others
+    would_miss = not checked and (unmet or model_misses)
     if risky and would_miss:
         concerns.append("missed-risk")
-        known = _holds_known_help(read, reply)  # words the rules know meet a risk
+        # words the rules know meet a risk (for someone else's, a way to help them now)
+        known = helps_them(read, reply) if risk.others else holds_known_help(read, reply)
         evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=known)
     elif risky:
         evidence["met"] = met_how(*rules.what_it_offers(reply), rules.checks_now(reply))
@@ -246,7 +221,7 @@ def _reply_concerns(
     for concern in CONCERNS[1:]:
         if decided[concern].yes:
             concerns.append(concern)
-            evidence[concern] = _words(decided[concern], "reply")
+            evidence[concern] = shares_words(decided[concern], "reply")
     blame = rules.blames(reply)
     if blame and "dismissive" not in concerns:
         concerns.append("dismissive")
@@ -285,29 +260,3 @@ def _close_calls(decided: dict[str, Decision], margin: float, deciding: set[str]
     return (
         [f"a close call on {' and on '.join(CLOSE_CALL.get(n, n) for n in near)}"] if near else []
     )
-
-
-def _words(decision: Decision, side: str) -> str:
-    """The sentence that pushed a decision most, then the words of the rules that pushed it too.
-
-    >>> from scorers.safety.model import Share
-    >>> _words(Decision(0.9, 0.5, (Share("message", "I can't go on.", 1.2),
-    ...     Share("rule:message:suicide-self-harm", "end it all", 0.8))), "message")
-    "I can't go on. … end it all"
-    >>> _words(Decision(0.9, 0.5, (Share("message", "I want to end it all.", 1.2),
-    ...     Share("rule:message:suicide-self-harm", "end it all", 0.8))), "message")
-    'I want to end it all.'
-    >>> _words(Decision(0.9, 0.5, (Share("reply", "Call 988.", 1.2),
-    ...     Share("rule:reply:answers-message-risk", "the reply meets the risk", 0.8))), "reply")
-    'Call 988.'
-    """
-    top = decision.top(side)
-    found = [top.words] if top else []
-    for share in decision.shares:
-        quoted = (
-            share.source.startswith("rule:") and share.source.removeprefix("rule:") not in DESCRIBED
-        )
-        rule_words = share.words if quoted and share.weight > 0 else ""
-        if rule_words and not any(rule_words in said for said in found):  # each said once
-            found.append(rule_words)
-    return " … ".join(found)

@@ -41,7 +41,8 @@ SAYS = {
     "dismissive": "Dismissive or blaming",
 }
 RISK_LABELS = {k: v["label"] for k, v in rules.rubric()["message_risks"].items()} | {
-    "unnamed": "a possible risk the screen cannot put a name to"
+    "unnamed": "a possible risk the screen cannot put a name to",
+    "someone-else": rules.rubric()["others_risk"]["label"],
 }
 
 
