@@ -251,7 +251,8 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
         "--labels",
         dest="data",
         default=str(RUBRIC_LABELS_CSV),
-        help="labelled replies CSV (e.g. from cli.py ratings export)",
+        help="labelled replies CSV: reply, message (optional) and cognitive, emotional, "
+        "behavioral on 1-3 (e.g. from cli.py ratings export)",
     )
     parser.add_argument("--encoder", default=None, help="a local HF model folder (default: MiniLM)")
     parser.add_argument(
@@ -306,7 +307,8 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--output-dir",
         default=None,
-        help="folder for bert_head.safetensors and bert_head.json (default: the shipped head)",
+        help="folder for bert_head.safetensors and bert_head.json (default: the shipped head, "
+        "which the app then uses in this copy: give a folder to keep a trial apart)",
     )
     parser.add_argument(
         "--no-checks",
