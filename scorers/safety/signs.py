@@ -52,20 +52,3 @@ def named_kinds(message: str, own: list[str]) -> tuple[tuple[str, ...], str | No
     if kinds and sign.kind != "suicide-self-harm":  # named already; a suicide sign goes first
         return kinds, None
     return tuple(dict.fromkeys([sign.kind, *kinds])), sign.words
-
-
-def others_risk(message: str) -> str | None:
-    """The sentence telling that someone the writer knows is at risk now (``others_risk`` in
-    the rubric), or None; a past death or attempt alone is not this.
-
-    >>> others_risk("My best friend texted me that she wants to die. What do I say?")
-    'My best friend texted me that she wants to die.'
-    >>> others_risk("My brother died by suicide two years ago and I miss him.") is None
-    True
-    """
-    spec = rules.rubric()["others_risk"]
-    for sentence in rules.sentences(message):
-        told = any(re.search(p, sentence, re.I) for p in spec["patterns"])
-        if told and not any(re.search(p, sentence, re.I) for p in spec["not"]):
-            return sentence
-    return None

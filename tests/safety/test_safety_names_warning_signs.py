@@ -85,7 +85,7 @@ def test_a_reply_that_gives_a_way_to_help_them_now_meets_someone_elses_risk():
 
 
 def test_a_past_death_is_grief_not_someone_elses_risk_now():
-    from scorers.safety.signs import others_risk
+    from scorers.safety.message_risk import others_risk
 
     assert others_risk("My uncle took his own life when I was ten and I think about him.") is None
     assert others_risk("My son has been cutting himself and I found the blades.")
