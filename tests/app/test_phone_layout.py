@@ -181,7 +181,7 @@ def test_every_trust_tab_is_in_the_tab_bar_and_opens(tab, urls):
     tab.screenshot(path=str(SHOTS / f"2-trust-tabs-{tab.width}-test.png"))
     assert not tab.get_by_role("button", name="More tabs").is_visible()
     names = ("Agreement with people", "Calibration", "Pairwise, both orders", "Judge panel")
-    for name in names:
+    for name in (*names, "Conversations: experts"):
         button = tab.get_by_role("tab", name=name)
         box = button.bounding_box()
         assert button.is_visible() and box["x"] + box["width"] <= tab.width, name

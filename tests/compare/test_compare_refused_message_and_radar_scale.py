@@ -35,10 +35,10 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("flags")
     patch.setattr(flagging, "SETTINGS", dataclasses.replace(flagging.SETTINGS, flag_dir=folder))
     from pages import compare
-    from pages.widgets import reply_panels
+    from pages.widgets import compare_inputs, reply_panels
 
-    patch.setattr(compare, "DEFAULT_SCORERS", [])  # the therapist's answer, no model loaded
-    patch.setattr(compare, "default_selection", lambda: [HUMAN])
+    patch.setattr(compare_inputs, "DEFAULT_SCORERS", [])  # the therapist's answer, no model loaded
+    patch.setattr(compare_inputs, "default_selection", lambda: [HUMAN])
     patch.setattr(reply_panels, "default_selection", lambda: [HUMAN])
     page = compare.build()
     page.queue().launch(prevent_thread_lock=True, quiet=True, server_name="127.0.0.1")

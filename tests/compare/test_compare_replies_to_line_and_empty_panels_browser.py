@@ -42,11 +42,11 @@ def compare_page(selection: list[str], streams: list[Stream]) -> Iterator[str]:
     """The Compare page alone (``selection`` ticked, no scorer), the fake OpenAI-compatible
     writer playing ``streams``; yields its address."""
     from pages import compare
-    from pages.widgets import reply_panels
+    from pages.widgets import compare_inputs, reply_panels
 
     patch = pytest.MonkeyPatch()
-    patch.setattr(compare, "DEFAULT_SCORERS", [])
-    patch.setattr(compare, "default_selection", lambda: selection)
+    patch.setattr(compare_inputs, "DEFAULT_SCORERS", [])
+    patch.setattr(compare_inputs, "default_selection", lambda: selection)
     patch.setattr(reply_panels, "default_selection", lambda: selection)
     try:
         with FakeProvider("openai") as fake:

@@ -130,11 +130,18 @@ def test_a_refused_upload_clears_the_last_results(monkeypatch, tmp_path) -> None
 
 def test_every_tab_stays_in_the_tab_bar_on_a_phone() -> None:
     """Issue 30: Gradio's default tucked three of the four tabs behind a "⋯" menu at 390 px;
-    the tab bar wraps instead (tests/app/test_phone_layout.py sees it in a browser)."""
+    the tab bar wraps instead, the fifth (Conversations: experts) too
+    (tests/app/test_phone_layout.py sees it in a browser)."""
     tabs = [b for b in trust.demo.blocks.values() if isinstance(b, gr.Tabs)]
     assert [t.overflow_behavior for t in tabs] == ["wrap"]
     names = [b.label for b in trust.demo.blocks.values() if isinstance(b, gr.Tab)]
-    assert len(names) == 4
+    assert names == [
+        "Agreement with people",
+        "Calibration",
+        "Pairwise, both orders",
+        "Judge panel",
+        "Conversations: experts",
+    ]
 
 
 def _px(frame) -> list[int]:  # type: ignore[no-untyped-def]
