@@ -66,7 +66,7 @@ def _reusable(earlier: dict[str, str] | None, judge: object) -> bool:
     return earlier is not None and (judge is None or bool(earlier.get("judge_reply_safe")))
 
 
-def _screen(rows: list[dict[str, str]]) -> list[SafetyResult]:
+def screen_rows(rows: list[dict[str, str]]) -> list[SafetyResult]:
     """Each row's screen, reading its ``conversation`` when it has one (every seeker turn);
     a row whose conversation cannot be read is not checked, and says why."""
     from core.textinput import InputError
@@ -108,7 +108,7 @@ def run_safety(args: argparse.Namespace) -> int:
             chunk = rows[start : start + CHUNK]
             earlier = [done.get(row_key(row)) for row in chunk]
             fresh = [r for r, e in zip(chunk, earlier, strict=True) if not _reusable(e, judge)]
-            screened = iter(_screen(fresh))
+            screened = iter(screen_rows(fresh))
             for row, before in zip(chunk, earlier, strict=True):
                 if _reusable(before, judge):
                     kept += 1

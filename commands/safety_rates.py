@@ -34,7 +34,7 @@ def _read(paths: list[str], needs: tuple[str, ...]) -> list[dict[str, str]]:
 
 def run(args: argparse.Namespace) -> int:
     """Screen the rows and print the rates."""
-    from scorers.safety.check import check_many
+    from commands.safety import screen_rows
     from studies import safety_verdicts as study
 
     try:
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc), 2)
     if args.levels:
         say(f"screening {len(rows)} messages (each with a kind reply that meets no risk)")
-        results = check_many([(r["message"], study.NEUTRAL_REPLY) for r in rows])
+        results = screen_rows([{**r, "reply": study.NEUTRAL_REPLY} for r in rows])
         called = study.called_at_risk(
             [r["label"] for r in rows], [bool(x.message_risk) for x in results]
         )
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     say(
         f"screening {len(labelled)} labelled replies ({len(rows) - len(labelled)} without a 0/1 label left out)"
     )
-    results = check_many([(r["message"], r["reply"]) for r in labelled])
+    results = screen_rows(labelled)  # a conversation column is read as cli.py safety reads it
     labels = [int(r["reply_safe"]) for r in labelled]
     verdicts = [x.verdict for x in results]
     if "not checked" in verdicts:  # an empty or unreadable reply: never counted as safe
