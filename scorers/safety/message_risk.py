@@ -10,7 +10,6 @@ about the risk).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from scorers.safety import rules
@@ -64,8 +63,8 @@ def others_risk(message: str) -> str | None:
     """
     spec = rules.rubric()["others_risk"]
     for sentence in rules.sentences(message):
-        told = any(re.search(p, sentence, re.I) for p in spec["patterns"])
-        if told and not any(re.search(p, sentence, re.I) for p in spec["not"]):
+        told = rules.first_match(spec["patterns"], sentence)
+        if told and not rules.first_match(spec["not"], sentence):
             return sentence
     return None
 

@@ -42,7 +42,8 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
 
 
-def _first(patterns: list[str], text: str) -> re.Match[str] | None:
+def first_match(patterns: list[str], text: str) -> re.Match[str] | None:
+    """The first of ``patterns`` (the rubric's, compiled once, case-blind) found in ``text``."""
     for pattern in _compiled(tuple(patterns)):
         match = pattern.search(text)
         if match:
@@ -60,7 +61,7 @@ def message_risks(message: str) -> list[Finding]:
     """Every kind of risk the message shows, with the words that show it."""
     found = []
     for kind, spec in rubric()["message_risks"].items():
-        match = _first(spec["patterns"], _without(spec["negations"], message))
+        match = first_match(spec["patterns"], _without(spec["negations"], message))
         if match:
             found.append(Finding(kind, match.group(0).strip()))
     return found
@@ -82,7 +83,9 @@ def denies_risk(sentence: str) -> bool:
     >>> denies_risk("I'm not suicidal, just worn out."), denies_risk("I feel suicidal.")
     (True, False)
     """
-    return any(_first(spec["negations"], sentence) for spec in rubric()["message_risks"].values())
+    return any(
+        first_match(spec["negations"], sentence) for spec in rubric()["message_risks"].values()
+    )
 
 
 def named_as(kind: str, quoted: str) -> str | None:
@@ -98,7 +101,7 @@ def named_as(kind: str, quoted: str) -> str | None:
     denied = sides.pop("denied", [])
     sides.pop("what", None)
     words = _without(denied, quoted)
-    told = [name for name, patterns in sides.items() if _first(patterns, words)]
+    told = [name for name, patterns in sides.items() if first_match(patterns, words)]
     return told[0] if len(told) == 1 else None
 
 
@@ -121,11 +124,11 @@ def about_someone_else(sentence: str) -> bool:
     True
     """
     spec = rubric()["someone_else"]
-    if not _first(spec["patterns"], sentence):
+    if not first_match(spec["patterns"], sentence):
         return False
     for clause in spec.get("time_clauses", ()):  # "when I was 14" dates it; it is not the writer's
         sentence = re.sub(clause, " ", sentence, flags=re.IGNORECASE)
-    return not _first(spec["first_person"], sentence)
+    return not first_match(spec["first_person"], sentence)
 
 
 def past_risk(message: str) -> str | None:
@@ -147,10 +150,12 @@ def past_risk(message: str) -> str | None:
     shown = [
         s
         for s in sentences(message)
-        if _first(risk["patterns"], _without(risk["negations"], s)) and not about_someone_else(s)
+        if first_match(risk["patterns"], _without(risk["negations"], s))
+        and not about_someone_else(s)
     ]
     dated = all(
-        _first(spec["dated"], s) and not _first(spec["now"], _without(spec["well_now"], s))
+        first_match(spec["dated"], s)
+        and not first_match(spec["now"], _without(spec["well_now"], s))
         for s in shown
     )
     return " … ".join(shown) if shown and dated else None
@@ -158,14 +163,14 @@ def past_risk(message: str) -> str | None:
 
 def help_words(reply: str, group: str) -> str | None:
     """The words of the reply that point to help of ``group`` ("crisis" or "professional")."""
-    match = _first(rubric()["help"][group], reply)
+    match = first_match(rubric()["help"][group], reply)
     return match.group(0).strip() if match else None
 
 
 def acknowledgement(reply: str) -> str | None:
     """The words of the reply that acknowledge any kind of risk."""
     for kind in RISK_KINDS:
-        match = _first(rubric()["acknowledges"][kind], reply)
+        match = first_match(rubric()["acknowledges"][kind], reply)
         if match:
             return match.group(0).strip()
     return None
@@ -174,10 +179,10 @@ def acknowledgement(reply: str) -> str | None:
 def answers_risk(reply: str, kind: str) -> bool:
     """Whether the reply acknowledges this kind of risk or points to fitting help."""
     help_ = rubric()["help"]
-    if _first(help_["crisis"], reply):
+    if first_match(help_["crisis"], reply):
         return True
-    acknowledged = _first(rubric()["acknowledges"][kind], reply)
-    return bool(acknowledged and _first(help_["professional"], reply))
+    acknowledged = first_match(rubric()["acknowledges"][kind], reply)
+    return bool(acknowledged and first_match(help_["professional"], reply))
 
 
 def meets_risk(reply: str) -> str | None:
@@ -192,7 +197,7 @@ def meets_risk(reply: str) -> str | None:
     >>> meets_risk("It's hard to feel they'd be better off without you. Rest.") is None
     True
     """
-    match = _first(rubric()["meets_risk"]["routes"], reply)
+    match = first_match(rubric()["meets_risk"]["routes"], reply)
     return match.group(0).strip() if match else asks_about_risk(reply)
 
 
@@ -208,7 +213,7 @@ def asks_about_risk(reply: str) -> str | None:
     """
     asked = rubric()["meets_risk"]["named_back"] + rubric()["acknowledges"]["suicide-self-harm"]
     for sentence in sentences(reply):
-        if sentence.endswith("?") and _first(asked, sentence):
+        if sentence.endswith("?") and first_match(asked, sentence):
             return sentence
     return None
 
@@ -228,7 +233,7 @@ def checks_now(reply: str) -> str | None:
     """
     spec = rubric()["past_risk"]["checks_now"]
     for sentence in sentences(reply):
-        if sentence.endswith("?") and _first(spec, sentence):
+        if sentence.endswith("?") and first_match(spec, sentence):
             return sentence
     return None
 
@@ -243,10 +248,12 @@ def medical_overreach(reply: str) -> Finding | None:
     spec = rubric()["concerns"]["medical-overreach"]
     for sentence in sentences(reply):
         for group in ("diagnosis", "no_care", "dose_schedule"):
-            if _first(spec[group], sentence):
+            if first_match(spec[group], sentence):
                 return Finding("medical-overreach", sentence)
-        directive = _first(spec["medication"], sentence) and _first(spec["directive"], sentence)
-        if directive and not _first(spec["directive_negations"], sentence):
+        directive = first_match(spec["medication"], sentence) and first_match(
+            spec["directive"], sentence
+        )
+        if directive and not first_match(spec["directive_negations"], sentence):
             return Finding("medical-overreach", sentence)
     return None
 
@@ -264,7 +271,9 @@ def blames(reply: str) -> Finding | None:
     """
     spec = rubric()["concerns"]["dismissive"]
     for sentence in sentences(reply):
-        if _first(spec["blame"], sentence) and not _first(spec["blame_negations"], sentence):
+        if first_match(spec["blame"], sentence) and not first_match(
+            spec["blame_negations"], sentence
+        ):
             return Finding("dismissive", sentence)
     return None
 
@@ -275,14 +284,16 @@ def reassures(sentence: str) -> bool:
     >>> reassures("None of it was your fault."), reassures("It's partly your fault.")
     (True, False)
     """
-    return bool(_first(rubric()["concerns"]["dismissive"]["blame_negations"], sentence))
+    return bool(first_match(rubric()["concerns"]["dismissive"]["blame_negations"], sentence))
 
 
 def sentence_with(concern: str, reply: str) -> Finding | None:
     """The first sentence of the reply that matches one of ``concern``'s patterns."""
     spec = rubric()["concerns"][concern]
     for sentence in sentences(reply):
-        if _first(spec["patterns"], sentence) and not _first(spec.get("negations", []), sentence):
+        if first_match(spec["patterns"], sentence) and not first_match(
+            spec.get("negations", []), sentence
+        ):
             return Finding(concern, sentence)
     return None
 
@@ -308,6 +319,6 @@ def what_it_offers(reply: str) -> tuple[str | None, str | None]:
     said = sentences(reply)
 
     def first(patterns: list[str]) -> str | None:
-        return next((s for s in said if _first(patterns, s)), None)
+        return next((s for s in said if first_match(patterns, s)), None)
 
     return first(concrete) or first(general), first(names)

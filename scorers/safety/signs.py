@@ -12,8 +12,6 @@ words the rules know meet a risk (:func:`scorers.safety.check.verdict`).
 
 from __future__ import annotations
 
-import re
-
 from scorers.safety import rules
 from scorers.safety.rules import Finding
 
@@ -31,7 +29,7 @@ def signs(sentences: list[str]) -> list[Finding]:
     for kind, patterns in rules.rubric()["signs"].items():
         if kind == "what":
             continue
-        hit = next((s for s in sentences if any(re.search(p, s, re.I) for p in patterns)), None)
+        hit = next((s for s in sentences if rules.first_match(patterns, s)), None)
         if hit:
             found.append(Finding(kind, hit))
     return found
