@@ -127,12 +127,13 @@ def _how_measured(band: PeopleBand | None, card: dict, scorer_id: str = "") -> s
             f"Ranking against Welivita & Pu's ratings ({ranked['n']:,} replies): Spearman "
             f"{fmt(ranked['spearman'], 2)} (1 = the same order as people, 0 = unrelated)."
         )
-    experts = scorer_lines(read_card(), scorer_id) if scorer_id else []
+    card_of_experts = read_card() if scorer_id else {}
+    experts = scorer_lines(card_of_experts, scorer_id)
     if experts:
         people.append(
             "Against experts, real conversations (Lend an Ear): "
             + "; ".join(experts)
-            + f"; {experts_between(read_card())}."
+            + f"; {experts_between(card_of_experts)}."
         )
     labels = [card[k] for k in ("band", "caution") if card.get(k)]
     parts = [

@@ -6,16 +6,10 @@ which reading the app ships, and one line beside a conversation's scores says th
 
 from __future__ import annotations
 
-import json
-
 from pages import trust
-from scorers.bert_head.context import EXPERTS_CARD, model_ships
+from scorers.bert_head.context import model_ships
 from studies import experts_card
 from studies.experts_report import ALONE, MODEL
-
-
-def card() -> dict:
-    return json.loads(EXPERTS_CARD.read_text(encoding="utf-8"))
 
 
 def test_the_trust_page_shows_the_experts_table_from_the_card():
@@ -24,7 +18,7 @@ def test_the_trust_page_shows_the_experts_table_from_the_card():
         for b in trust.demo.blocks.values()
         if getattr(b, "elem_id", "") == "experts-conversations"
     ]
-    shown, data = box.value, card()
+    shown, data = box.value, experts_card.read_card()
     assert shown.startswith("**Against experts, real conversations.**")
     assert "three experts" in shown and "LLM annotators" not in shown
     for name, row in data["rows"].items():  # every reading, at the precision shown
@@ -34,7 +28,7 @@ def test_the_trust_page_shows_the_experts_table_from_the_card():
 
 
 def test_the_line_beside_a_conversations_scores_gives_the_shipped_readings_figure():
-    data = card()
+    data = experts_card.read_card()
     line = experts_card.trust_line(data)
     shipped = data["rows"][MODEL if model_ships() else ALONE]["composite"]
     assert line.startswith("Against experts, real conversations")
@@ -44,7 +38,7 @@ def test_the_line_beside_a_conversations_scores_gives_the_shipped_readings_figur
 
 
 def test_the_line_follows_the_ship_rule(tmp_path):
-    data = card()
+    data = experts_card.read_card()
     data["model_ships"] = True
     line = experts_card.trust_line(data)
     assert f"Spearman {data['rows'][MODEL]['composite']['rho']:.2f}" in line
@@ -54,7 +48,7 @@ def test_the_line_follows_the_ship_rule(tmp_path):
 def test_the_heads_trust_note_says_how_it_fared_against_experts():
     from pages.widgets.trust_notes import trust_note
 
-    data = card()
+    data = experts_card.read_card()
     shipped = data["rows"][MODEL if model_ships() else ALONE]["composite"]
     how = trust_note("bert-head")[1]
     people = how.partition("Against LLM annotators' labels")[0]
