@@ -83,12 +83,25 @@ def last_logits(llm: Any) -> Any:
     return np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),))
 
 
+#: How long the exit hook waits for a generation still running before it gives up freeing.
+EXIT_WAIT_SECONDS = 30.0
+
+
 @atexit.register
 def _free_models() -> None:
-    """Free llama.cpp models before interpreter teardown (avoids noisy destructor errors)."""
+    """Free llama.cpp models before interpreter teardown (avoids noisy destructor errors).
+
+    A model is freed only once its run lock is held, and the lock is kept, so no
+    generation runs on (or starts on) freed memory: closing a model while a
+    background thread is still generating crashed the interpreter at exit
+    (a segmentation fault after every test had passed). A generation that does
+    not finish within ``EXIT_WAIT_SECONDS`` keeps its model; the operating
+    system frees it with the process.
+    """
     with _LOAD_LOCK:
-        for llm in _LOADED.values():
-            llm.close()
+        for key, llm in _LOADED.items():
+            if _RUN_LOCKS[key].acquire(timeout=EXIT_WAIT_SECONDS):
+                llm.close()
         _LOADED.clear()
 
 
