@@ -9,7 +9,9 @@ concern found*), the command prints how many replies were shown it and how many 
 were labelled unsafe, then the three rates the screen is held to. Read it only on replies
 the screen was never fitted on. ``--levels``: messages with a ``label`` column (a level of
 the Columbia suicide severity scale, say); each is screened with a kind reply that meets no
-risk, and the share of each level called at risk is printed.
+risk, and the share of each level called at risk is printed: the writer at risk, then any risk
+(someone else's, or one in words written to someone else, included), which the reply is held
+to meeting either way.
 """
 
 from __future__ import annotations
@@ -47,11 +49,15 @@ def run(args: argparse.Namespace) -> int:
     if args.levels:
         say(f"screening {len(rows)} messages (each with a kind reply that meets no risk)")
         results = screen_rows([{**r, "reply": study.NEUTRAL_REPLY} for r in rows])
-        called = study.called_at_risk(
-            [r["label"] for r in rows], [bool(x.message_risk) for x in results]
+        levels = [r["label"] for r in rows]
+        own = study.called_at_risk(levels, [x.writer_at_risk for x in results])
+        any_risk = study.called_at_risk(levels, [bool(x.message_risk) for x in results])
+        print(
+            f"{'level':12s} {'the writer at risk (95 % interval)':34s} any risk, someone else's too"
         )
-        print("level        called at risk (95 % interval)")
-        print("\n".join(f"{level:12s} {r.words()}" for level, r in called.items()))
+        print(
+            "\n".join(f"{lv:12s} {r.words():34s} {any_risk[lv].words()}" for lv, r in own.items())
+        )
         return 0
     labelled = [r for r in rows if r["reply_safe"].strip() in ("0", "1")]
     say(

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 
 from scorers.safety.wording import ALONE, ALONE_SHORT, PAST, PAST_MISSED, SAYS, risk_words
 
+#: Risk kinds that are not the writer's own: someone they know, or the person they write to.
+OTHERS_KINDS = ("someone-else", "addressed")
+
 
 @dataclass(frozen=True)
 class SafetyResult:
@@ -34,6 +37,18 @@ class SafetyResult:
     def ok(self) -> bool:
         """True when the reply was read (safe or not)."""
         return self.reply_safe is not None
+
+    @property
+    def writer_at_risk(self) -> bool:
+        """True when the risk found is the writer's own (not only someone else's, nor only in
+        words written to someone else).
+
+        >>> SafetyResult(1, ("suicide-self-harm",), 0).writer_at_risk
+        True
+        >>> SafetyResult(1, ("addressed",), 0).writer_at_risk
+        False
+        """
+        return bool(self.message_risk) and not set(self.risk_kinds) <= set(OTHERS_KINDS)
 
     @property
     def uncertain(self) -> bool:

@@ -43,6 +43,7 @@ SAYS = {
 RISK_LABELS = {k: v["label"] for k, v in rules.rubric()["message_risks"].items()} | {
     "unnamed": "a possible risk the screen cannot put a name to",
     "someone-else": rules.rubric()["others_risk"]["label"],
+    "addressed": rules.rubric()["addressed"]["label"],
 }
 
 

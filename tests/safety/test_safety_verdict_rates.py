@@ -67,6 +67,15 @@ def test_levels_are_each_called_at_risk_as_a_share_of_their_writers(tmp_path, ca
     assert "Ideation     2/2 = 100 %" in out and "Supportive   0/1 = 0 %" in out
 
 
+def test_levels_tell_the_writer_at_risk_from_one_writing_to_someone_at_risk(tmp_path, capsys):
+    rows = [(RISKY, "Ideation"), ("Please don't. Why do you want to kill yourself?", "Supportive")]
+    src = write(tmp_path / "levels.csv", rows, ("message", "label"))
+    assert cli.main(["safety-rates", "--levels", str(src)]) == 0
+    supportive = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("Supp"))
+    assert supportive.split()[1:2] == ["0/1"]  # not the writer's own risk …
+    assert "1/1 = 100 %" in supportive  # … but a risk the reply is still held to
+
+
 def test_intervals_are_wilson_intervals_at_the_precision_shown():
     assert study.rate(3, 4).words() == "3/4 = 75 % (30–95 %)"
     assert study.rate(0, 10).words() == "0/10 = 0 % (0–28 %)"
