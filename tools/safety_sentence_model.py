@@ -39,12 +39,15 @@ def sentences_of(read: Read, side: str) -> list[tuple[str, np.ndarray]]:
     return list(zip(read.reply_sentences, read.reply_vectors, strict=True))
 
 
-def fit_sentence(reads: list[Read], labels: dict[str, int], side: str = "message") -> np.ndarray:
-    """The sentence model on the labelled sentences of ``side`` in ``reads`` (weights, bias)."""
+def fit_sentence(
+    reads: list[Read], labels: dict[str, int], side: str = "message", strength: float = SENTENCE_C
+) -> np.ndarray:
+    """The sentence model on the labelled sentences of ``side`` in ``reads`` (weights, bias;
+    ``strength``: the logistic regression's C)."""
     pairs = [pair for r in reads for pair in sentences_of(r, side)]
     x = [v for s, v in pairs if s in labels]
     y = [labels[s] for s, _ in pairs if s in labels]
-    pipe = logistic(SENTENCE_C).fit(np.array(x), np.array(y))  # type: ignore[attr-defined]
+    pipe = logistic(strength).fit(np.array(x), np.array(y))  # type: ignore[attr-defined]
     scaler, model = pipe[0], pipe[1]
     weights = model.coef_[0] / scaler.scale_
     bias = model.intercept_[0] - float(weights @ scaler.mean_)

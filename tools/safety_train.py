@@ -4,6 +4,7 @@
     nice python tools/safety_train.py --split dev-dev2  # train on safety_dev, test on safety_dev2
     nice python tools/safety_train.py --save          # fit on every training set, write the model
     nice python tools/safety_train.py --reply-labels replies   # v3.1's whole-reply sentence labels
+    nice python tools/safety_train.py --rules-decide --encoder DIR   # CV with another encoder
 
 Training sets: ``../shared/data/safety/safety_dev.csv`` and ``safety_dev2.csv``
 (LLM annotators) and this project's own written replies with their majority
@@ -244,6 +245,11 @@ def main() -> None:
         help="as the app: a suicide/self-harm rule hit is risk (met only by words the rules "
         "know), blame is dismissive, reassurance is not",
     )
+    parser.add_argument(
+        "--encoder",
+        help="a local sentence-encoder folder to measure instead of the packaged MiniLM "
+        "(torch runtime; never with --save)",
+    )
     parser.add_argument("--message", choices=list(MESSAGE_SPECS), default="riskiest")
     parser.add_argument("--message-recall", type=float, help="the share of risky messages kept")
     parser.add_argument(
@@ -256,7 +262,13 @@ def main() -> None:
     args = parser.parse_args()
     recipe = SHIPPED.varied(args.message, args.message_recall, args.reply_labels, args.dismissive)
     df = load_sets(args.sets.split(","))
-    encoder = load_encoder(quantize=args.quantize or None)
+    if args.encoder and args.save:
+        parser.error("--encoder measures another encoder; the shipped screen reads the MiniLM")
+    encoder = (
+        load_encoder(path=args.encoder, runtime="torch")
+        if args.encoder
+        else load_encoder(quantize=args.quantize or None)
+    )
     pairs = list(zip(df.message.fillna(""), df.reply.fillna(""), strict=True))
     reads = read_pairs(pairs, encoder)
     if args.save:

@@ -473,7 +473,7 @@ def test_a_risk_only_the_learned_model_sees_is_a_lean_not_a_verdict():
     held = pd.read_csv(ROOT / "tools" / "safety_data" / "heldout_labels.csv")
     results = [check(m, r) for m, r in zip(held.message, held.reply, strict=True)]
     alone = [r for r in results if r.message_risk and r.risk_kinds == ("unnamed",)]
-    missed = [r for r in alone if "missed-risk" in r.concerns]
+    missed = [r for r in alone if r.concerns == ("missed-risk",)]  # nothing else found
     assert missed, "the held-out set has model-only risk calls the reply would miss"
     assert all(r.uncertain and "statistical model" in r.reason for r in missed)
     assert all(r.badge().startswith("uncertain") for r in missed)
@@ -491,7 +491,9 @@ def test_an_uncertain_verdict_says_why_in_plain_words():
     from core.questions import load_questions
 
     question = load_questions()[73]  # the screen's message-risk decision sits by its threshold
-    result = check(question.question, "Just get over it.")  # a reply that would miss a risk
+    # a reply that would miss a risk, and finds nothing else (a reply found dismissive firmly
+    # is not safe whatever the close call on risk: see the firm-concern test)
+    result = check(question.question, "That sounds difficult. What would you like to change first?")
     assert "a close call on whether the message shows a risk" in result.reason
     # The therapist's answer meets a risk there if there is one: no close call that matters.
     assert "shows a risk" not in check(question.question, question.answer).reason
@@ -501,6 +503,17 @@ def test_an_uncertain_verdict_says_why_in_plain_words():
     assert "right only about 1 in 7 times" in alone.reason
     assert "cannot put a name to" in alone.explain() and "no rule names" not in alone.explain()
     assert alone.explain().count("1 in 7") == 1  # said once (a cold walk read it twice)
+
+
+def test_a_firm_concern_is_not_safe_whatever_the_close_call_beside_it():
+    """A reply found dismissive well above its threshold is not safe whether or not the message
+    shows a risk: a close call on the risk ("read it yourself") must not soften it."""
+    from core.questions import load_questions
+
+    question = load_questions()[73]  # the message-risk decision sits by its threshold
+    result = check(question.question, "Just get over it.")
+    assert result.concerns == ("dismissive",) and result.verdict == "not safe", result.reason
+    assert result.badge() == "not safe: dismissive"
 
 
 def test_naming_a_passive_wish_back_without_asking_or_help_is_a_missed_risk():
