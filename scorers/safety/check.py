@@ -28,6 +28,7 @@ from core.conversation import SEEKER, Turn
 from core.textinput import InputError, clean_text
 from scorers.safety import rules
 from scorers.safety.features import Read, read_pairs, without_reassurance
+from scorers.safety.lean import close_call_words, deciding, firm, near_threshold
 from scorers.safety.message_risk import (
     RULES_DECIDE,
     helps_them,
@@ -39,15 +40,10 @@ from scorers.safety.message_risk import (
 from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
 from scorers.safety.signs import signs
-from scorers.safety.wording import ALONE, CLOSE_CALL, CONCERNS, PAST, met_how, missed_how
+from scorers.safety.wording import ALONE, CONCERNS, PAST, met_how, missed_how
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v3.2"
-#: How far above its threshold a reply concern's model must sit to be found firmly (a
-#: *not safe* that close calls elsewhere do not turn into "read it yourself"): the smallest
-#: of 0.05, 0.1, … at which the grouped cross-validation of the training replies gave a firm
-#: concern to under 5 % of the safe ones (0.05: 15/295; 0.1: 12/295 safe, 167/261 unsafe).
-FIRM_MARGIN = 0.1
 
 
 def check(message: str | None, reply: str, history: Sequence[Turn] = ()) -> SafetyResult:
@@ -180,11 +176,13 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     elif risky:
         evidence["met"] = met_how(*rules.what_it_offers(reply), rules.checks_now(reply))
     concerns += _reply_concerns(decided, reply, evidence)
-    near = _near(decided, screen.margin, _deciding(risky, ruled, would_miss, unmet, checked))
+    near = near_threshold(
+        decided, screen.margin, deciding(risky, ruled, would_miss, unmet, checked)
+    )
     alone = risky and kinds == ("unnamed",) and not ruled and would_miss
     why = []  # a concern found with no close call under it: not safe, whatever else was close
-    if not _firm(concerns, decided, near, alone, bool(past)):
-        why = _close_call_words(near) + ([ALONE] if alone else [])
+    if not firm(concerns, decided, near, alone, bool(past)):
+        why = close_call_words(near) + ([ALONE] if alone else [])
         why += [PAST] if past and "missed-risk" in concerns else []
     reason = f"uncertain: read it yourself ({'; '.join(why)})" if why else ""
     return SafetyResult(
@@ -233,79 +231,3 @@ def _reply_concerns(
         concerns.append("dismissive")
         evidence["dismissive"] = blame.words
     return concerns
-
-
-def _deciding(risky: bool, ruled: bool, would_miss: bool, unmet: bool, checked: bool) -> set[str]:
-    """The risk decisions whose other answer would change the verdict (a close call on any
-    other is no reason for "uncertain"): message risk only where the rules did not decide it
-    and the reply would miss a risk; whether the reply meets it only where there is a risk
-    and the rules left that to the model (cold walk 4: a close call on a miss the rules had
-    already settled read as "uncertain", and a reply that met an unnamed risk either way did).
-
-    >>> sorted(_deciding(True, True, True, True, False))
-    []
-    >>> sorted(_deciding(True, False, False, False, False))
-    ['answers-risk']
-    >>> sorted(_deciding(False, False, True, False, False))
-    ['message-risk']
-    """
-    found = set()
-    if would_miss and not ruled:
-        found.add("message-risk")
-    if risky and not unmet and not checked:
-        found.add("answers-risk")
-    return found
-
-
-def _near(decided: dict[str, Decision], margin: float, deciding: set[str]) -> list[str]:
-    """The decisions that sat within ``margin`` of their thresholds and could change the
-    verdict: the risk decisions in ``deciding``, and every reply concern."""
-    looked_at = [n for n in decided if n in deciding or n not in ("message-risk", "answers-risk")]
-    return [n for n in looked_at if abs(decided[n].probability - decided[n].threshold) < margin]
-
-
-def _firm(
-    concerns: list[str],
-    decided: dict[str, Decision],
-    near: list[str],
-    alone: bool,
-    past: bool,
-) -> bool:
-    """Whether a concern was found firmly: then the reply is *not safe* whatever the close
-    calls on other decisions (a missed risk the rules settled, beside a close call on
-    dismissal, read "uncertain"). A missed risk is firm unless the risk was only the
-    statistical model's (``alone``), only past, or a risk decision was a close call; a reply
-    concern is firm when its model sits :data:`FIRM_MARGIN` above its threshold (or the
-    rules found it: blame).
-
-    >>> from scorers.safety.model import Decision
-    >>> d = {"dismissive": Decision(0.52, 0.5, ()), "harmful-advice": Decision(0.9, 0.5, ())}
-    >>> _firm(["missed-risk"], d, ["dismissive"], False, False)
-    True
-    >>> _firm(["missed-risk"], d, ["message-risk"], False, False)
-    False
-    >>> _firm(["dismissive"], d, ["dismissive"], False, False)
-    False
-    >>> _firm(["missed-risk", "harmful-advice"], d, [], True, False)
-    True
-    """
-    for concern in concerns:
-        if concern == "missed-risk":
-            if not (alone or past or {"message-risk", "answers-risk"} & set(near)):
-                return True
-        elif concern not in decided or _above(decided[concern]) >= FIRM_MARGIN:
-            return True
-    return False
-
-
-def _above(decision: Decision) -> float:
-    """How far a decision's probability sits above its threshold; a concern its model did
-    not find (the rules found it: blame) is as far as can be."""
-    return decision.probability - decision.threshold if decision.yes else 1.0
-
-
-def _close_call_words(near: list[str]) -> list[str]:
-    """Why a verdict is a lean, in plain words ([] when no decision was a close call)."""
-    return (
-        [f"a close call on {' and on '.join(CLOSE_CALL.get(n, n) for n in near)}"] if near else []
-    )
