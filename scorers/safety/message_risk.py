@@ -84,11 +84,11 @@ def addressed(sentence: str) -> bool:
     )
 
 
-def addressed_risk(read: Read) -> str | None:
-    """The sentence written to someone that carries the message's risk, when the writer's own
-    sentences show none without the sentences written to someone ("Please don't. Why do you
-    want to die?"); None when the writer's own sentences show a risk, or none is written to
-    anyone."""
+def addressed_risk(read: Read, decision: Decision) -> str | None:
+    """The sentence written to someone that carries the message's risk (``decision``: the
+    message-risk decision on the whole message), when the writer's own sentences show none
+    without the sentences written to someone ("Please don't. Why do you want to die?"); None
+    when the writer's own sentences show a risk, or none is written to anyone."""
     to_them = [i for i, s in enumerate(read.message_sentences) if addressed(s)]
     if not to_them:
         return None
@@ -108,12 +108,10 @@ def addressed_risk(read: Read) -> str | None:
         own and load().models["message-risk"].decide(kept).yes
     ):
         return None
-    ruled = [
-        read.message_sentences[i]
-        for i in to_them
-        if rule_hits(read.message_sentences[i], "").values.get(RULES_DECIDE[0])
-    ]
-    return ruled[0] if ruled else read.message_sentences[to_them[0]]
+    said = [read.message_sentences[i] for i in to_them]
+    ruled = [s for s in said if rule_hits(s, "").values.get(RULES_DECIDE[0])]
+    top = decision.top("message")  # else the sentence the model found riskiest
+    return ruled[0] if ruled else (top.words if top and top.words in said else said[0])
 
 
 @dataclass(frozen=True)
@@ -143,7 +141,7 @@ def message_risk(message: str, read: Read, decided: dict[str, Decision]) -> Mess
             if others
             else MessageRisk()
         )
-    to_them = addressed_risk(read)
+    to_them = addressed_risk(read, decided["message-risk"])
     if to_them:
         return MessageRisk(True, False, ("addressed",), others=to_them, words=to_them)
     kinds, sign = named_kinds(message, read.message_sentences)
