@@ -17,7 +17,8 @@ it. ``fit`` trains on every row and saves only the trained layers.
 A variant is ``full`` (every layer trains), ``topK`` (the last K layers
 and the output train; the rest stay the packaged weights), with
 ``-reply`` to read the reply alone, and ``xN`` for an ensemble of N seeds
-(``top2x3``).
+(``top2x3``). Variants and inputs are in ``lab/finetune_inputs.py``, the ``topK``
+path on frozen hidden states in ``lab/finetune_top.py`` (helper modules).
 
 >>> parse_variant("top2-reply")
 Variant(name='top2-reply', layers=2, message=False, seeds=1)
@@ -32,45 +33,16 @@ import json
 import re
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-COMPONENTS = ("cognitive", "emotional", "behavioral")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-
-@dataclass(frozen=True)
-class Variant:
-    """What trains (``layers``: -1 every layer) and what the model reads."""
-
-    name: str
-    layers: int
-    message: bool = True
-    seeds: int = 1
-
-
-def parse_variant(name: str) -> Variant:
-    """A variant from its name (see the module doc)."""
-    m = re.fullmatch(r"(full|top(\d+))(-reply)?(?:x(\d+))?", name)
-    if not m:
-        raise ValueError(f"unknown variant {name!r}: full, topK, with -reply and xN")
-    layers = -1 if m.group(1) == "full" else int(m.group(2))
-    reply_only = m.group(3) is not None
-    return Variant(name, layers, not reply_only, int(m.group(4) or 1))
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Fixed before any fold was seen; the same for every variant."""
-
-    epochs: int = 8
-    batch: int = 16
-    lr: float = 5e-5
-    head_lr: float = 1e-3
-    max_len: int = 320
-    warmup: float = 0.1
+from lab.finetune_inputs import COMPONENTS, TrainConfig, Variant, batches, encode, parse_variant
+from lab.finetune_top import Frozen, predict_top, train_top
 
 
 def prepare(out: Path) -> None:
@@ -131,137 +103,6 @@ def build_model(encoder: Path, variant: Variant):
     return model
 
 
-def encode(tokenizer, df: pd.DataFrame, variant: Variant, cfg: TrainConfig):
-    """Token ids of (message, reply) pairs, or of replies alone."""
-    replies = df["reply"].fillna("").astype(str).tolist()
-    if variant.message:
-        messages = df["message"].fillna("").astype(str).tolist()
-        return tokenizer(messages, replies, truncation="longest_first", max_length=cfg.max_len)
-    return tokenizer(replies, truncation=True, max_length=cfg.max_len)
-
-
-def _batches(enc, rows: np.ndarray, size: int, tokenizer, device):
-    for start in range(0, len(rows), size):
-        chunk = rows[start : start + size]
-        feats = [{k: enc[k][i] for k in enc} for i in chunk]
-        batch = tokenizer.pad(feats, return_tensors="pt")
-        yield chunk, {k: v.to(device) for k, v in batch.items()}
-
-
-class Frozen:
-    """The hidden states entering the first trained layer, computed once for every row.
-
-    With only the top ``K`` layers training, the layers below give the same
-    output in every epoch and every fold: they run once here, and training
-    runs the top layers alone (about a third of the work of a full pass).
-    """
-
-    def __init__(self, encoder: Path, df: pd.DataFrame, variant: Variant, cfg: TrainConfig):
-        import torch
-        from transformers import AutoModel, AutoTokenizer
-
-        self.tokenizer = AutoTokenizer.from_pretrained(str(encoder))
-        model = AutoModel.from_pretrained(str(encoder), dtype=torch.float32).eval()
-        self.first = len(model.encoder.layer) - variant.layers
-        self.enc = encode(self.tokenizer, df, variant, cfg)
-        self.states: list = [None] * len(df)
-        with torch.inference_mode():
-            for chunk, batch in _batches(self.enc, np.arange(len(df)), 32, self.tokenizer, "cpu"):
-                hidden = model(**batch, output_hidden_states=True).hidden_states[self.first]
-                for j, i in enumerate(chunk):
-                    n = int(batch["attention_mask"][j].sum())
-                    self.states[i] = hidden[j, :n].clone()
-
-    def batch(self, chunk: np.ndarray):
-        """Padded states and a 0/1 mask for the rows in ``chunk``."""
-        import torch
-
-        width = max(len(self.states[i]) for i in chunk)
-        dim = self.states[chunk[0]].shape[-1]
-        hidden = torch.zeros((len(chunk), width, dim))
-        mask = torch.zeros((len(chunk), width))
-        for j, i in enumerate(chunk):
-            n = len(self.states[i])
-            hidden[j, :n], mask[j, :n] = self.states[i], 1
-        return hidden, mask
-
-
-def build_top(encoder: Path, variant: Variant):
-    """The top ``variant.layers`` layers of the encoder and a three-score output."""
-    import torch
-    from transformers import AutoModel
-
-    class TopLayers(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            layers = AutoModel.from_pretrained(str(encoder), dtype=torch.float32).encoder.layer
-            self.layers = torch.nn.ModuleList(layers[len(layers) - variant.layers :])
-            self.out = torch.nn.Linear(layers[0].output.dense.out_features, 3)
-
-        def forward(self, hidden, mask):
-            extended = (1.0 - mask[:, None, None, :]) * torch.finfo(hidden.dtype).min
-            for layer in self.layers:
-                hidden = layer(hidden, attention_mask=extended)
-                hidden = hidden[0] if isinstance(hidden, tuple) else hidden
-            m = mask.unsqueeze(-1)
-            pooled = (hidden * m).sum(1) / m.sum(1).clamp(min=1)
-            return 1 + 2 * torch.sigmoid(self.out(pooled))
-
-    return TopLayers()
-
-
-def train_top(
-    frozen: Frozen,
-    df: pd.DataFrame,
-    rows: np.ndarray,
-    variant: Variant,
-    cfg: TrainConfig,
-    seed: int,
-    encoder: Path,
-):
-    """One top-layers model trained on ``rows`` from the frozen states."""
-    import torch
-    from transformers import get_linear_schedule_with_warmup
-
-    torch.manual_seed(seed)
-    model = build_top(encoder, variant)
-    y = torch.tensor(df[list(COMPONENTS)].to_numpy(np.float32))
-    opt = torch.optim.AdamW(
-        [
-            {"params": model.layers.parameters(), "lr": cfg.lr},
-            {"params": model.out.parameters(), "lr": cfg.head_lr},
-        ],
-        weight_decay=0.01,
-    )
-    steps = cfg.epochs * -(-len(rows) // cfg.batch)
-    sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup * steps), steps)
-    rng = np.random.default_rng(seed)
-    model.train()
-    for _ in range(cfg.epochs):
-        order = rng.permutation(rows)
-        for start in range(0, len(order), cfg.batch):
-            chunk = order[start : start + cfg.batch]
-            loss = torch.nn.functional.mse_loss(model(*frozen.batch(chunk)), y[chunk])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-    model.eval()
-    return model
-
-
-def predict_top(model, frozen: Frozen, rows: np.ndarray) -> np.ndarray:
-    """Scores of ``rows`` from a top-layers model, shape (len(rows), 3)."""
-    import torch
-
-    out = np.zeros((len(rows), 3))
-    with torch.inference_mode():
-        for start in range(0, len(rows), 32):
-            chunk = rows[start : start + 32]
-            out[start : start + len(chunk)] = model(*frozen.batch(chunk)).numpy()
-    return out
-
-
 def train(
     encoder: Path, df: pd.DataFrame, rows: np.ndarray, variant: Variant, cfg: TrainConfig, seed: int
 ):
@@ -292,7 +133,7 @@ def train(
     rng = np.random.default_rng(seed)
     model.train()
     for _ in range(cfg.epochs):
-        for chunk, batch in _batches(enc, rng.permutation(rows), cfg.batch, tokenizer, device):
+        for chunk, batch in batches(enc, rng.permutation(rows), cfg.batch, tokenizer, device):
             loss = torch.nn.functional.mse_loss(model(**batch), y[chunk])
             opt.zero_grad()
             loss.backward()
@@ -309,7 +150,7 @@ def predict(model, tokenizer, enc, rows: np.ndarray) -> np.ndarray:
     device = next(model.parameters()).device
     out = np.zeros((len(rows), 3))
     with torch.no_grad():
-        for i, (_, batch) in enumerate(_batches(enc, rows, 64, tokenizer, device)):
+        for i, (_, batch) in enumerate(batches(enc, rows, 64, tokenizer, device)):
             out[i * 64 : i * 64 + len(batch["input_ids"])] = model(**batch).float().cpu().numpy()
     return out
 

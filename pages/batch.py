@@ -21,25 +21,29 @@ from config import RUNS_DIR, SETTINGS
 from core.textinput import InputError
 from core.visitor_runs import check_room, prune
 from pages.widgets.api_names import KEYS, VISITOR, named
+from pages.widgets.batch_options import (
+    BUNDLED,
+    DEFAULT_RESPONDERS,
+    MAX_TOKENS,
+    UPLOAD,
+    batch_options,
+)
+from pages.widgets.batch_outcome import outcome_text
 from pages.widgets.kept_words import runs_kept
 from pages.widgets.keys import key_boxes, typed_keys
-from pages.widgets.names import responder_choices, scorer_choices
 from pages.widgets.notice import notice_box, reports_problems, scroll_cue
 from pages.widgets.pace import measured_eta, plan_time
 from pages.widgets.progress import gradio_progress
 from pages.widgets.visitor import on_load, visitor_folder, visitor_state
 from reports.batch import readable_headline, terms_markdown, write_report
-from responders.registry import LOCAL_DEFAULT, THERAPIST, default_responder_ids
-from scorers.registry import offered_scorer_ids
 from studies.batch.plan import (
     BatchQuestion,
     BatchSettings,
     bundled_questions,
     questions_from_csv,
 )
-from studies.batch.run import BatchOutcome, check_ready, run_batch
+from studies.batch.run import check_ready, run_batch
 from studies.batch.store import RunBusy, RunMismatch, busy_message
-from studies.strategies import load_strategies
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 #: Stop flags of the runs in progress, by run folder.
@@ -53,10 +57,6 @@ INTRO = (
     "twice. Cloud models need a key. The local model writes one reply at a time: the line "
     "above the Run button says how long your plan takes."
 )
-#: What the question source radio offers.
-BUNDLED, UPLOAD = "Bundled CounselChat questions", "My own questions (CSV)"
-#: The options as the page starts (for the first plan line).
-DEFAULT_RESPONDERS, MAX_TOKENS = [LOCAL_DEFAULT, THERAPIST], 200
 _PLAN_DEFAULTS = (5, 0, BUNDLED, None, DEFAULT_RESPONDERS, ["study"], MAX_TOKENS, 1)
 
 
@@ -109,7 +109,7 @@ def _results(folder: Path) -> tuple[pd.DataFrame, go.Figure | None, go.Figure | 
 
 
 #: The ``/batch`` endpoint's parameters before the visitor id and the key boxes:
-#: :func:`run_page`'s (the inputs of :func:`_options`).
+#: :func:`run_page`'s (the inputs of :func:`~pages.widgets.batch_options.batch_options`).
 BATCH_NAMES = (
     *("n", "seed", "source", "upload", "responders", "strategies", "scorers", "max_tokens"),
     *("samples", "name"),
@@ -180,29 +180,6 @@ def make_room(folder: Path) -> None:
         raise gr.Error(str(exc)) from None
 
 
-def outcome_text(outcome: BatchOutcome, stopped: bool) -> str:
-    """What a run did, in one line; a stopped run says it HAS stopped and how to go on.
-
-    >>> from pathlib import Path
-    >>> outcome_text(BatchOutcome(Path("r"), 10, 3, 0, 2, 5), stopped=True)[:41]
-    '**Stopped**: 5 of 10 replies kept (3 new,'
-    """
-    if stopped and outcome.not_run:
-        kept = outcome.done + outcome.skipped
-        return (
-            f"**Stopped**: {kept} of {outcome.total} replies kept ({outcome.done} new, "
-            f"{outcome.skipped} from before), {outcome.failed} failed, {outcome.not_run} not "
-            "asked. Nothing is running now: press Run to continue where it stopped."
-        )
-    counts = (
-        f"**{outcome.done}** replies made, **{outcome.failed}** failed, "
-        f"**{outcome.skipped}** already done"
-    )
-    if not outcome.complete:
-        return counts + ". Press Run again to retry what failed."
-    return counts + "."
-
-
 def stop_run(name: str, visitor: str | None) -> str:
     """Ask this visitor's run called ``name`` to stop after the replies in flight."""
     folder = str(run_folder(name, visitor))
@@ -236,48 +213,13 @@ def plan_line(
         return ""
 
 
-def _options() -> list[gr.components.Component]:
-    with gr.Row():
-        source = gr.Radio([BUNDLED, UPLOAD], value=BUNDLED, label="Questions")
-        n = gr.Slider(1, 100, value=5, step=1, label="Bundled questions to draw")
-        seed = gr.Number(0, precision=0, label="Draw (seed)")
-    upload = gr.File(
-        label="Your questions (CSV with a 'question' or a 'conversation' column)",
-        type="filepath",
-        visible=False,
-    )
-    source.change(
-        lambda s: (gr.update(visible=s == UPLOAD), gr.update(visible=s == BUNDLED),
-                   gr.update(visible=s == BUNDLED)),
-        source, [upload, n, seed], api_name=False,
-    )  # fmt: skip
-    responders = gr.CheckboxGroup(
-        responder_choices(default_responder_ids()),
-        value=DEFAULT_RESPONDERS,
-        label="Responders (the therapists' answers ignore the prompt strategy)",
-    )
-    strategies = gr.CheckboxGroup(
-        [(s.label, s.id) for s in load_strategies().values()],
-        value=["study"],
-        label="Prompt strategies",
-    )
-    scorers = gr.CheckboxGroup(
-        scorer_choices(offered_scorer_ids()), value=["bert-head"], label="Scorers"
-    )
-    with gr.Row():
-        max_tokens = gr.Slider(16, 2048, value=MAX_TOKENS, step=16, label="Longest reply (tokens)")
-        samples = gr.Slider(1, 5, value=1, step=1, label="Replies per question")
-        name = gr.Textbox(value="my-batch", label="Run name (same name = continue)")
-    return [n, seed, source, upload, responders, strategies, scorers, max_tokens, samples, name]
-
-
 def build() -> gr.Blocks:
     """Build the batch page."""
     with gr.Blocks(title="Empathy Lab · Batch") as page:
         gr.Markdown(INTRO)
         visitor = visitor_state()
         on_load(page, visitor)
-        options = _options()
+        options = batch_options()
         boxes, _ = key_boxes()
         plan = gr.Markdown(plan_line(*_PLAN_DEFAULTS))
         with gr.Row():

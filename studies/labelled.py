@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -38,8 +38,14 @@ from core import datasets
 from core.ratings import RatingLog
 from core.tables import read_csv
 from scorers.agreement import rescale
-from scorers.base import ScoreItem, Scorer
+from scorers.base import ScoreItem
 from scorers.rubric import DEFAULT_RUBRIC, load_rubric
+from studies.labelled_options import parse_mapping as parse_mapping  # offered here as before
+from studies.labelled_options import parse_scale as parse_scale
+from studies.labelled_subsets import ALL_SEEN as ALL_SEEN
+from studies.labelled_subsets import subset as subset
+from studies.labelled_subsets import unseen_by as unseen_by
+from studies.labelled_subsets import without_ids as without_ids
 from studies.ratings import load_ratings, per_reply, ratings_note
 
 #: The bundled sets and what each one is, for menus and ``--help``.
@@ -257,100 +263,3 @@ def bundled_choices() -> list[tuple[str, str]]:
         (f"{text}" + ("" if is_installed(name) else " — not installed"), name)
         for name, text in BUNDLED.items()
     ]
-
-
-def subset(data: LabelledSet, sample: int, seed: int = 0) -> LabelledSet:
-    """``sample`` rows of ``data`` drawn at random (seeded), in the drawn order.
-
-    >>> s = from_rows([{"reply": str(i), "r": "2"} for i in range(10)], {"overall": "r"}, scale=(1, 3))
-    >>> len(subset(s, 4, seed=1))
-    4
-    """
-    if sample >= len(data):
-        return data
-    pick = np.random.default_rng(seed).permutation(len(data))[:sample]
-    return _rows(data, list(pick), f"{data.note}; {sample} drawn at random (seed {seed})")
-
-
-def _rows(data: LabelledSet, rows: list[int], note: str) -> LabelledSet:
-    """``data`` cut to ``rows`` (in that order), every per-row field alike."""
-    return replace(
-        data,
-        items=[data.items[i] for i in rows],
-        human={k: v[rows] for k, v in data.human.items()},
-        extra={k: [v[i] for i in rows] for k, v in data.extra.items()},
-        note=note,
-    )
-
-
-#: Why an agreement study refuses a set that the scorer has entirely seen.
-ALL_SEEN = (
-    "every one of these labelled replies was used to train or prompt {scorer}: its agreement "
-    "on them would show memory, not judgement. Pick another set (welivita, epitome, your own "
-    "CSV); for the BERT head's held-out agreement on the rubric labels run "
-    "python cli.py align --bundled rubric-labels --scorer bert-head --cross-validated"
-)
-
-
-def without_ids(data: LabelledSet, ids: frozenset[str] | set[str]) -> LabelledSet:
-    """``data`` without the rows whose ``id`` is in ``ids`` (rows a scorer has seen).
-
-    >>> s = from_rows([{"reply": "a", "r": "2"}, {"reply": "b", "r": "1"}],
-    ...               {"overall": "r"}, scale=(1, 3))
-    >>> s = replace(s, extra={"id": ["x", "y"]})
-    >>> len(without_ids(s, {"x"})), len(without_ids(s, set()))
-    (1, 2)
-    """
-    row_ids = data.extra.get("id")
-    if not ids or not row_ids:
-        return data
-    keep = [i for i, row_id in enumerate(row_ids) if row_id not in ids]
-    if len(keep) == len(data):
-        return data
-    return _rows(
-        data, keep, f"{data.note}; {len(data) - len(keep)} rows the scorer was shown left out"
-    )
-
-
-def unseen_by(data: LabelledSet, scorers: Sequence[Scorer]) -> LabelledSet:
-    """``data`` without the rows any of ``scorers`` was trained on or shown.
-
-    Raises ValueError (:data:`ALL_SEEN`) when nothing is left: agreement on
-    those rows would measure memory.
-    """
-    seen = frozenset().union(*(s.seen_ids() for s in scorers))
-    left = without_ids(data, seen)
-    if not len(left):
-        raise ValueError(ALL_SEEN.format(scorer=", ".join(s.id for s in scorers)))
-    return left
-
-
-def parse_scale(text: str) -> tuple[int, int]:
-    """``"1:5"`` → (1, 5); ValueError with a clear message otherwise.
-
-    >>> parse_scale("0:4")
-    (0, 4)
-    """
-    low, sep, high = text.partition(":")
-    try:
-        pair = (int(low), int(high))
-    except ValueError:
-        pair = None
-    if not sep or pair is None or pair[1] <= pair[0]:
-        raise ValueError(f"--scale {text!r}: give two whole numbers, bottom:top, e.g. 1:5")
-    return pair
-
-
-def parse_mapping(items: list[str]) -> dict[str, str]:
-    """``["overall=rating"]`` → {"overall": "rating"}.
-
-    >>> parse_mapping(["overall=r", "cognitive=c"])
-    {'overall': 'r', 'cognitive': 'c'}
-    """
-    mapping = {}
-    for item in items:
-        name, sep, column = item.partition("=")
-        if not sep or not name.strip() or not column.strip():
-            raise ValueError(f"--human {item!r}: write NAME=COLUMN, e.g. overall=rating")
-        mapping[name.strip()] = column.strip()
-    return mapping

@@ -11,16 +11,15 @@ training only, each once its three label files exist).
 
 Recipes are compared by conversation-grouped 5-fold cross-validation on the
 training conversations; the held-out conversations are scored once, by the
-recipe CV chose.
+recipe CV chose. The labelled candidates are read by ``tools/conversation_labels.py``
+and the models compared are in ``tools/conversation_recipes.py``.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -35,76 +34,14 @@ from scorers.bert_head.context import (
     CONTEXT_MODEL,
     MEASURES,
     AnyContextModel,
-    ContextModel,
     TreeContextModel,
     measures,
 )
 from scorers.bert_head.head import load_head
+from tools.conversation_labels import DATA, ROUNDS, agreement, load_rows
+from tools.conversation_recipes import RECIPES
 
-DATA = Path(__file__).resolve().parent / "conversation_data"
 CARD = CARDS_DIR / "head-context.json"
-ALPHAS = (1.0, 10.0, 100.0)
-#: The tree ensembles tried beside the ridges (extra trees, 100 of them): the fewest
-#: replies a leaf may hold (2026-11-27: trees beat every ridge in grouped CV).
-LEAVES = (3, 5, 10)
-
-
-#: The rounds of written conversations: file prefix -> its annotators' label files. The
-#: second (``more_``, 2026-11-26), third (``r3_``) and fourth (``r4_``, 2026-11-27) rounds are training data
-#: only; the held-out sets stay as named.
-ROUNDS = {
-    "": "labels_K*.csv",
-    "more_": "labels_M_K*.csv",
-    "r3_": "labels_R3_K*.csv",
-    "r4_": "labels_R4_K*.csv",
-}
-
-
-def load_rows() -> tuple[pd.DataFrame, dict[str, list[Turn]]]:
-    """Candidates with their annotators' mean labels, and each conversation's turns (every
-    round whose three annotators' files are there)."""
-    convs, frames = {}, []
-    for prefix, pattern in ROUNDS.items():
-        if len(sorted(DATA.glob(pattern))) < 3:
-            continue
-        for line in (DATA / f"{prefix}conversations.jsonl").read_text("utf-8").splitlines():
-            c = json.loads(line)
-            convs[c["conversation_id"]] = [Turn(t["role"], t["text"]) for t in c["turns"]]
-        rows = pd.read_csv(DATA / f"{prefix}candidates.csv")
-        mean = annotator_labels(pattern).groupby("candidate_id")[list(COMPONENTS)].mean()
-        frames.append(rows.join(mean, on="candidate_id", how="inner").assign(round=prefix or "1"))
-    rows = pd.concat(frames, ignore_index=True)
-    rows["overall"] = rows[list(COMPONENTS)].mean(axis=1)
-    held = set((DATA / "heldout_conversations.txt").read_text().split())
-    rows["heldout"] = rows.conversation_id.isin(held)
-    return rows, convs
-
-
-def annotator_labels(pattern: str = "labels_K*.csv") -> pd.DataFrame:
-    """Every annotator's labels of one round, one row per (annotator, candidate)."""
-    frames = []
-    for path in sorted(DATA.glob(pattern)):
-        frame = pd.read_csv(path)
-        frame["annotator"] = path.stem.removeprefix("labels_")
-        frames.append(frame)
-    return pd.concat(frames, ignore_index=True)
-
-
-def agreement(pattern: str = "labels_K*.csv") -> dict[str, float]:
-    """Krippendorff's α (ordinal) per component across one round's annotators."""
-    import krippendorff
-
-    labels = annotator_labels(pattern)
-    out = {}
-    shared = labels.candidate_id.value_counts()
-    if (shared >= 2).sum() == 0:
-        return {}  # no item rated twice yet
-    for c in COMPONENTS:
-        table = labels.pivot_table(index="annotator", columns="candidate_id", values=c)
-        out[c] = round(
-            float(krippendorff.alpha(table.to_numpy(float), level_of_measurement="ordinal")), 3
-        )
-    return out
 
 
 def features(rows: pd.DataFrame, convs: dict[str, list[Turn]]) -> dict[str, np.ndarray]:
@@ -120,62 +57,6 @@ def features(rows: pd.DataFrame, convs: dict[str, list[Turn]]) -> dict[str, np.n
         return np.array([[s.value(c) for c in COMPONENTS] for s in head.score_many(items)])
 
     return {"last": scores(last), "pasted": scores(pasted), "measures": measures(head.encoder, ctx)}
-
-
-def fit(head: np.ndarray, found: np.ndarray, y: np.ndarray, alpha: float) -> ContextModel:
-    """A ridge model per component on standardised (head scores, measures)."""
-    from sklearn.linear_model import Ridge
-
-    x = np.hstack([head, found])
-    mean, scale = x.mean(0), x.std(0) + 1e-9
-    ridge = Ridge(alpha=alpha).fit((x - mean) / scale, y)
-    digest = hashlib.sha256(np.ascontiguousarray(ridge.coef_).tobytes()).hexdigest()[:8]
-    return ContextModel(
-        mean, scale, ridge.coef_, ridge.intercept_, f"head-context-a{alpha:g}-{digest}"
-    )
-
-
-def fit_trees(head: np.ndarray, found: np.ndarray, y: np.ndarray, leaf: int) -> TreeContextModel:
-    """100 extra trees on (head scores, measures), three outputs, leaves of ``leaf`` or more."""
-    from sklearn.ensemble import ExtraTreesRegressor
-
-    trees = ExtraTreesRegressor(100, min_samples_leaf=leaf, random_state=0, n_jobs=1)
-    x = np.hstack([head, found])
-    trees.fit(x, y)
-    digest = hashlib.sha256(np.ascontiguousarray(np.hstack([x, y])).tobytes()).hexdigest()[:8]
-    return TreeContextModel(trees, f"head-context-trees{leaf}-{digest}")
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """One model cross-validation compares: a ridge (``value`` its alpha) or extra trees
-    (``value`` the fewest replies a leaf may hold), with or without the turn measures."""
-
-    kind: str  # "ridge" or "trees"
-    value: float
-    measures: bool
-
-    @property
-    def name(self) -> str:
-        """How the figures and the card name it.
-
-        >>> Recipe("trees", 3, True).name
-        'extra trees on head scores + turn measures (leaf 3)'
-        """
-        reads = "head scores + turn measures" if self.measures else "head scores"
-        if self.kind == "trees":
-            return f"extra trees on {reads} (leaf {self.value:g})"
-        return f"ridge on {reads} (alpha {self.value:g})"
-
-    def columns(self, found: np.ndarray) -> np.ndarray:
-        """The measures this recipe reads (none when it reads the head's scores alone)."""
-        return found if self.measures else found[:, :0]
-
-    def fit(self, head: np.ndarray, found: np.ndarray, y: np.ndarray) -> AnyContextModel:
-        """The fitted model on the head's scores and the measures it reads."""
-        if self.kind == "trees":
-            return fit_trees(head, self.columns(found), y, int(self.value))
-        return fit(head, self.columns(found), y, self.value)
 
 
 def report(rows: pd.DataFrame, pred: np.ndarray, ci: bool = False) -> dict[str, object]:
@@ -228,21 +109,14 @@ def cross_validate(rows: pd.DataFrame, feats: dict[str, np.ndarray]) -> dict[str
     return out
 
 
-#: What was tried beside the recipes above and lost (conversation-grouped CV, the same folds;
-#: docs/conversations.md), for the card.
+#: What was tried beside the recipes in ``RECIPES`` and lost (conversation-grouped CV, the
+#: same folds; docs/conversations.md), for the card.
 TRIED = (
     "random forests 0.72-0.73, gradient boosting 0.72, an RBF kernel ridge 0.69 (overall "
     "Spearman, 2026-11-27, against 0.76 for the extra trees); the head's scores against all "
     "seeker turns joined, added to the ridge: +0.003; the reply's length: left out (length is "
     "not empathy, and the written generic replies are all short); an LLM judge with the "
     "conversation in its prompt gave every candidate the same scores"
-)
-
-#: Every recipe cross-validation compares (the chosen one ships).
-RECIPES = (
-    *(Recipe("ridge", a, False) for a in ALPHAS),
-    *(Recipe("ridge", a, True) for a in ALPHAS),
-    *(Recipe("trees", k, True) for k in LEAVES),
 )
 
 

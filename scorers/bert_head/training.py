@@ -9,28 +9,47 @@ Outputs are squashed into [1, 3]; a loss mask lets rows miss components.
 Checks against human judgements the head never trained on: Spearman of
 overall against the Welivita & Pu ratings, of Emotional against EPITOME's
 Emotional Reactions and of Cognitive against its Interpretations; rows that
-also appear in the training labels are left out of each check.
+also appear in the training labels are left out of each check. The checks live in
+:mod:`scorers.bert_head.checks` and the augmented rows in
+:mod:`scorers.bert_head.augmentation`; both are re-exported here.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import spearmanr
 
-from core import datasets
 from scorers.agreement import compare
 from scorers.base import COMPONENTS, ScoreItem
+from scorers.bert_head.augmentation import AUGMENTATIONS, Augmented, augment
+from scorers.bert_head.checks import Progress, external_checks
 from scorers.bert_head.encoder import Encoder
-from scorers.bert_head.head import BertHead, FeatureRecipe, HeadNet
+from scorers.bert_head.head import FeatureRecipe, HeadNet
 from scorers.bert_head.labels import data_hash
 
-Progress = Callable[[str], None]
+#: Re-exported: callers read them here (``ht.augment``, ``ht.external_checks``).
+__all__ = [
+    "AUGMENTATIONS",
+    "Augmented",
+    "Progress",
+    "TrainConfig",
+    "augment",
+    "build_card",
+    "cross_validate",
+    "cross_validated_predictions",
+    "external_checks",
+    "featurize",
+    "fold_splits",
+    "metrics",
+    "predict",
+    "train_ensemble",
+    "train_net",
+]
 
 
 @dataclass(frozen=True)
@@ -172,55 +191,6 @@ def cross_validated_predictions(
     return pred
 
 
-@dataclass(frozen=True)
-class Augmented:
-    """Extra training rows made from labelled replies: features, labels, source row."""
-
-    x: np.ndarray
-    y: np.ndarray
-    source: np.ndarray
-
-    def of(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The extra rows whose source is among ``rows``."""
-        keep = np.isin(self.source, rows)
-        return self.x[keep], self.y[keep]
-
-
-#: Meaning-keeping rewrites used to augment training replies (never the two controls).
-#: Punctuation runs, homoglyphs, leetspeak and invisible characters are undone by the
-#: built-in normalisation instead, so they add nothing here.
-AUGMENTATIONS = ("shortened", "spelling-errors")
-
-
-def augment(
-    encoder: Encoder,
-    recipe: FeatureRecipe,
-    df: pd.DataFrame,
-    ids: tuple[str, ...] = AUGMENTATIONS,
-    seed: int = 10_000,
-) -> Augmented:
-    """One rule-made variant of every labelled reply per perturbation, with its label."""
-    from perturbations.registry import get_perturbation
-
-    y = df[list(COMPONENTS)].to_numpy(dtype=np.float32)
-    xs, ys, sources = [], [], []
-    for pid in ids:
-        perturbation = get_perturbation(pid)
-        if not perturbation.keeps_meaning:
-            raise ValueError(f"{pid} is a control, not a meaning-keeping perturbation")
-        items = [
-            ScoreItem(
-                perturbation(str(r), seed=seed + i).text or str(r),
-                str(m) if isinstance(m, str) else None,
-            )
-            for i, (r, m) in enumerate(zip(df.reply, df.message, strict=True))
-        ]
-        xs.append(recipe.build(encoder, items))
-        ys.append(y)
-        sources.append(np.arange(len(df)))
-    return Augmented(np.vstack(xs), np.vstack(ys), np.concatenate(sources))
-
-
 def cross_validate(
     x: np.ndarray,
     y: np.ndarray,
@@ -247,55 +217,6 @@ def cross_validate(
         if progress:
             progress(f"fold {k}/{folds} done")
     return metrics(pred, y)
-
-
-def _spearman(a: np.ndarray, b: np.ndarray) -> float:
-    # Across scales (the head's 1–3 against 0–2 levels): only the ranks compare.
-    return float(spearmanr(a, b).statistic)
-
-
-def external_checks(
-    head: BertHead, labels: pd.DataFrame, progress: Progress | None = None
-) -> dict[str, dict[str, float]]:
-    """Agreement with human ratings the head never trained on."""
-    checks: dict[str, dict[str, float]] = {}
-    seen = set(labels.get("source_id", pd.Series(dtype=str)).astype(str))
-
-    wel = datasets.welivita_long()
-    wel = wel[~wel.dialog_id.astype(str).isin(seen)]
-    items = [
-        ScoreItem(r, m if isinstance(m, str) else None)
-        for r, m in zip(wel.reply, wel.message, strict=True)
-    ]
-    ratings = wel.rating.to_numpy(dtype=float)
-    if progress:
-        progress(f"scoring {len(items)} Welivita replies")
-    overall = np.array([s.overall if s.ok else np.nan for s in head.score_many(items)])
-    ok = ~np.isnan(overall)
-    checks["welivita_overall_vs_rating"] = {
-        "spearman": _spearman(overall[ok], ratings[ok]),
-        "n": int(ok.sum()),
-    }
-
-    both = datasets.epitome_pairs()
-    both = both[~both.id.isin(seen)]
-    if progress:
-        progress(f"scoring {len(both)} EPITOME replies")
-    scores = head.score_many(
-        [ScoreItem(r, m) for r, m in zip(both.reply, both.message, strict=True)]
-    )
-    emo = np.array([s.emotional if s.ok else np.nan for s in scores])
-    cog = np.array([s.cognitive if s.ok else np.nan for s in scores])
-    ok = ~np.isnan(emo)
-    checks["epitome_emotional_vs_emotional_reactions"] = {
-        "spearman": _spearman(emo[ok], both.level_er.to_numpy()[ok]),
-        "n": int(ok.sum()),
-    }
-    checks["epitome_cognitive_vs_interpretations"] = {
-        "spearman": _spearman(cog[ok], both.level_ip.to_numpy()[ok]),
-        "n": int(ok.sum()),
-    }
-    return checks
 
 
 def build_card(
