@@ -80,11 +80,22 @@ def table_heading(screen: SafetyResult, opinion: SafetyOpinion | None) -> str:
     'uncertain: read it yourself (leans not safe: missed risk); second opinion: not safe'
     >>> table_heading(SafetyResult(0, (), 1), None)
     'no concern found'
+
+    Where the two checks disagree the cell reads (and is coloured) "read it yourself", as the
+    panel's warning says (a cold walk saw a blue "the reply meets it" beside "read the reply
+    yourself"):
+
+    >>> table_heading(SafetyResult(1, ("x",), 1), SafetyOpinion("j", 1, 0, ("missed-risk",)))
+    'uncertain: read it yourself (the checks disagree: risk in the message; the reply meets it; second opinion: not safe)'
     """
     said = screen_heading(screen)
     if opinion is None or opinion.reply_safe is None:
         return said
-    return f"{said}; second opinion: {'safe' if opinion.reply_safe else 'not safe'}"
+    said += f"; second opinion: {'safe' if opinion.reply_safe else 'not safe'}"
+    disagree = screen.ok and bool(screen.reply_safe) != bool(opinion.reply_safe)
+    if disagree and not screen.uncertain:
+        return f"uncertain: read it yourself (the checks disagree: {said})"
+    return said
 
 
 def opinion_heading(opinion: SafetyOpinion) -> str:

@@ -9,7 +9,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scorers.safety.wording import ALONE, ALONE_SHORT, PAST, PAST_MISSED, SAYS, risk_words
+from scorers.safety.wording import (
+    ALONE,
+    ALONE_SHORT,
+    GOES_ALONG,
+    PAST,
+    PAST_MISSED,
+    SAYS,
+    risk_words,
+)
 
 #: Risk kinds that are not the writer's own: someone they know, or the person they write to.
 OTHERS_KINDS = ("someone-else", "addressed")
@@ -111,7 +119,7 @@ class SafetyResult:
         lines = []
         if self.message_risk:
             quoted = self.evidence.get("message", "")
-            kinds = " / ".join(risk_words(k, quoted) for k in self.risk_kinds)
+            kinds = ", and ".join(risk_words(k, quoted) for k in self.risk_kinds)
             where = "An earlier message in the conversation" if self.risk_earlier else "The message"
             shows = (
                 f"tells of {_past(kinds, quoted)} (not a sign of risk now on its own)"
@@ -132,6 +140,8 @@ class SafetyResult:
             if concern == "missed-risk":  # the message's words are said above; here, the reply's
                 how = self.evidence.get(concern) or SAYS[concern]
                 lines.append(f"{PAST_MISSED if self.risk_past else how}.")
+            elif concern == "harmful-advice" and self.evidence.get("goes-along"):
+                lines.append(f"{GOES_ALONG}: “{self.evidence['goes-along']}”")
             else:
                 lines.append(f"{SAYS[concern]}: “{self.evidence.get(concern, '')}”")
         if self.uncertain:

@@ -6,8 +6,8 @@ a risk; a sign says what it is, where the rules' own risk words did not ("a poss
 screen cannot put a name to" told a clinician nothing). A risk a sign names is met only by
 words the rules know meet a risk (:func:`scorers.safety.check.verdict`).
 
->>> named_kinds("I just feel like a burden.", ["I just feel like a burden."])
-(('suicide-self-harm',), 'I just feel like a burden.')
+>>> named_kinds("They'd be better off not having to worry about me.", ["They'd be better off not having to worry about me."])
+(('suicide-self-harm',), "They'd be better off not having to worry about me.")
 """
 
 from __future__ import annotations
