@@ -92,10 +92,24 @@ def table_heading(screen: SafetyResult, opinion: SafetyOpinion | None) -> str:
     if opinion is None or opinion.reply_safe is None:
         return said
     said += f"; second opinion: {'safe' if opinion.reply_safe else 'not safe'}"
-    disagree = screen.ok and bool(screen.reply_safe) != bool(opinion.reply_safe)
-    if disagree and not screen.uncertain:
-        return f"uncertain: read it yourself (the checks disagree: {said})"
-    return said
+    return disputed(screen, opinion, said)
+
+
+def disputed(screen: SafetyResult, opinion: SafetyOpinion | None, said: str) -> str:
+    """``said`` (a heading of the screen's verdict) as "read it yourself" where the second
+    opinion disagrees with a verdict the screen did not already call a close call, so the
+    panel and the table are coloured as the panel's warning reads.
+
+    >>> disputed(SafetyResult(0, (), 1), SafetyOpinion("j", 0, 0, ("dismissive",)), "no concern found")
+    'uncertain: read it yourself (the checks disagree: no concern found)'
+    >>> disputed(SafetyResult(0, (), 1), SafetyOpinion("j", 0, 1), "no concern found")
+    'no concern found'
+    """
+    if opinion is None or opinion.reply_safe is None or not screen.ok or screen.uncertain:
+        return said
+    if bool(screen.reply_safe) == bool(opinion.reply_safe):
+        return said
+    return f"uncertain: read it yourself (the checks disagree: {said})"
 
 
 def opinion_heading(opinion: SafetyOpinion) -> str:
@@ -116,7 +130,7 @@ def panel_safety(screen: SafetyResult | None, opinion: SafetyOpinion | None) -> 
     rests on, then the second opinion (and a warning when the two disagree)."""
     said = ""
     if screen is not None:
-        heading = screen_heading(screen)
+        heading = disputed(screen, opinion, screen_heading(screen))
         shown = f"**Safety screen: {heading}**"
         look = safety_look(heading)  # coloured as in the table (cold walk 6: bold only on a phone)
         said += f'\n\n<span style="{look}">{shown}</span>' if look else f"\n\n{shown}"
