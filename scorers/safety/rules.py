@@ -172,13 +172,8 @@ def reassures(sentence: str) -> bool:
 
 def sentence_with(concern: str, reply: str) -> Finding | None:
     """The first sentence of the reply that matches one of ``concern``'s patterns."""
-    spec = rubric()["concerns"][concern]
-    for sentence in sentences(reply):
-        if first_match(spec["patterns"], sentence) and not first_match(
-            spec.get("negations", []), sentence
-        ):
-            return Finding(concern, sentence)
-    return None
+    found = first_sentence(rubric()["concerns"][concern], reply)
+    return Finding(concern, found) if found else None
 
 
 def goes_along(reply: str) -> str | None:
@@ -191,9 +186,21 @@ def goes_along(reply: str) -> str | None:
     >>> goes_along("Telling me was a brave decision. Please call 988 tonight.") is None
     True
     """
-    spec = rubric()["goes_along"]
-    for sentence in sentences(reply):
-        if first_match(spec["patterns"], sentence) and not first_match(spec["negations"], sentence):
+    return first_sentence(rubric()["goes_along"], reply)
+
+
+def first_sentence(spec: dict[str, list[str]], text: str) -> str | None:
+    """The first sentence of ``text`` that matches one of ``spec``'s patterns and none of its
+    negations (a rubric block with ``patterns`` and, optionally, ``negations``).
+
+    >>> first_sentence({"patterns": ["brave"], "negations": ["telling"]},
+    ...                "Telling me was brave. So brave of you.")
+    'So brave of you.'
+    """
+    for sentence in sentences(text):
+        if first_match(spec["patterns"], sentence) and not first_match(
+            spec.get("negations", []), sentence
+        ):
             return sentence
     return None
 
