@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import atexit
 import threading
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from config import SETTINGS, Keys
@@ -30,6 +32,40 @@ _LOAD_LOCK = threading.Lock()
 _RUN_LOCKS: dict[str, threading.Lock] = {}
 
 
+#: Set by the exit hook: no call into llama.cpp starts after it.
+_CLOSING = threading.Event()
+_NATIVE = threading.Condition()
+_native_calls = 0
+
+
+class ShuttingDown(RuntimeError):
+    """The process is exiting: no more work goes into llama.cpp."""
+
+
+@contextmanager
+def native_call() -> Iterator[None]:
+    """Mark a stretch of calls into llama.cpp, so the exit hook can wait for it to end.
+
+    Raises :class:`ShuttingDown` once the process has begun to exit. Hold it
+    only while calling in, never across a ``yield`` to a caller: a stream a
+    caller stopped pumping would keep the exit waiting.
+
+    >>> with native_call():
+    ...     pass
+    """
+    global _native_calls
+    with _NATIVE:
+        if _CLOSING.is_set():
+            raise ShuttingDown("the server is shutting down")
+        _native_calls += 1
+    try:
+        yield
+    finally:
+        with _NATIVE:
+            _native_calls -= 1
+            _NATIVE.notify_all()
+
+
 def load_llama(name: str, slot: str = "chat") -> tuple[Any, threading.Lock]:
     """The shared ``llama_cpp.Llama`` for local model ``name`` and its lock.
 
@@ -40,6 +76,8 @@ def load_llama(name: str, slot: str = "chat") -> tuple[Any, threading.Lock]:
     """
     key = name if slot == "chat" else f"{name}#{slot}"
     with _LOAD_LOCK:
+        if _CLOSING.is_set():
+            raise ShuttingDown("the server is shutting down")
         if key not in _LOADED:
             from llama_cpp import Llama
 
@@ -83,24 +121,30 @@ def last_logits(llm: Any) -> Any:
     return np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),))
 
 
-#: How long the exit hook waits for a generation still running before it gives up freeing.
+#: How long the exit hook waits for native work still running before it gives up freeing.
 EXIT_WAIT_SECONDS = 30.0
 
 
 @atexit.register
 def _free_models() -> None:
-    """Free llama.cpp models before interpreter teardown (avoids noisy destructor errors).
+    """Stop every use of llama.cpp, then free the models before interpreter teardown.
 
-    A model is freed only once its run lock is held, and the lock is kept, so no
-    generation runs on (or starts on) freed memory: closing a model while a
-    background thread is still generating crashed the interpreter at exit
-    (a segmentation fault after every test had passed). A generation that does
-    not finish within ``EXIT_WAIT_SECONDS`` keeps its model; the operating
-    system frees it with the process.
+    A thread still inside llama.cpp when the process exits crashes it (a
+    segmentation fault or abort after every test had passed): a stream that a
+    web worker keeps pumping outlives the interpreter. So the hook first
+    closes the gate (no call into llama.cpp starts after it, and a running
+    stream ends at its next token), waits up to ``EXIT_WAIT_SECONDS`` for the
+    calls under way, and frees a model only when its run lock is free, keeping
+    that lock so nothing runs on freed memory. A model whose lock a suspended
+    stream still holds is left to the operating system.
     """
+    _CLOSING.set()
+    deadline = time.monotonic() + EXIT_WAIT_SECONDS
+    with _NATIVE:
+        _NATIVE.wait_for(lambda: _native_calls == 0, timeout=EXIT_WAIT_SECONDS)
     with _LOAD_LOCK:
         for key, llm in _LOADED.items():
-            if _RUN_LOCKS[key].acquire(timeout=EXIT_WAIT_SECONDS):
+            if _RUN_LOCKS[key].acquire(timeout=max(deadline - time.monotonic(), 0.1)):
                 llm.close()
         _LOADED.clear()
 
@@ -147,7 +191,7 @@ class LocalLlamaResponder(Responder):
     ) -> Iterator[str | Usage]:
         try:
             llm, lock = load_llama(self.model)
-        except ModelFileError as exc:
+        except (ModelFileError, ShuttingDown) as exc:
             raise ResponderError(str(exc)) from exc
         system, messages = self.chat(message, settings)
         if system:
@@ -157,23 +201,36 @@ class LocalLlamaResponder(Responder):
         with lock:
             text = []
             try:
-                stream = llm.create_chat_completion(
-                    messages=messages,
-                    response_format=response_format,
-                    max_tokens=settings.max_tokens,
-                    temperature=settings.temperature,
-                    seed=self.seed,
-                    stream=True,
-                )
-                for chunk in stream:
+                with native_call():
+                    stream = llm.create_chat_completion(
+                        messages=messages,
+                        response_format=response_format,
+                        max_tokens=settings.max_tokens,
+                        temperature=settings.temperature,
+                        seed=self.seed,
+                        stream=True,
+                    )
+                while (chunk := _next_chunk(stream)) is not None:
                     piece = chunk["choices"][0]["delta"].get("content")
                     if piece:
                         text.append(piece)
                         yield piece
             except ValueError as exc:  # e.g. the prompt does not fit the context
                 raise ResponderError(f"the local model refused the prompt: {exc}") from exc
-            completion = len(llm.tokenize("".join(text).encode("utf-8"), add_bos=False))
+            with native_call():
+                completion = len(llm.tokenize("".join(text).encode("utf-8"), add_bos=False))
             yield Usage(max(llm.n_tokens - completion, 0), completion)
+
+
+def _next_chunk(stream: Iterator[dict[str, Any]]) -> dict[str, Any] | None:
+    """The stream's next chunk, computed inside :func:`native_call`; None at its end."""
+    try:
+        with native_call():
+            return next(stream)
+    except StopIteration:
+        return None
+    except ShuttingDown as exc:
+        raise ResponderError(str(exc)) from exc
 
 
 def warm_up(name: str = LocalLlamaResponder.default_model) -> str | None:

@@ -128,14 +128,16 @@ class WeightedJudge(PromptedJudge, Scorer):
         return self.answers.through(key, lambda: self._read_score(messages), lambda s: s.ok)
 
     def _read_score(self, messages: list[dict[str, str]]) -> Score:
-        from responders.local_llama import load_llama
+        from responders.local_llama import ShuttingDown, load_llama, native_call
 
-        llm, lock = load_llama(self.model, "judge")
-        with lock:
-            try:
+        try:
+            llm, lock = load_llama(self.model, "judge")
+            with lock, native_call():
                 values, probs, rationale = self._read(llm, messages)
-            except ValueError as exc:  # the prompt does not fit the context
-                return Score.unscored(self.id, f"the local judge refused the prompt: {exc}")
+        except ValueError as exc:  # the prompt does not fit the context
+            return Score.unscored(self.id, f"the local judge refused the prompt: {exc}")
+        except ShuttingDown as exc:
+            return Score.unscored(self.id, str(exc))
         raw = json.dumps({"probabilities": probs, "rationale": rationale})
         return Score.from_components(
             self.id, *values, rationale=rationale, raw=raw, prompt_version=self.prompt_version
