@@ -15,11 +15,11 @@ import atexit
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from config import SETTINGS, Keys
-from core import local_pace
+from core import local_pace, native_calls
+from core.native_calls import ShuttingDown, native_call
 from responders.base import GenerationSettings, Responder, ResponderError, Usage
 from responders.model_files import QWEN_CODER_1_5B, ModelFileError, SplitModel, ensure_model_file
 
@@ -32,40 +32,6 @@ _LOAD_LOCK = threading.Lock()
 _RUN_LOCKS: dict[str, threading.Lock] = {}
 
 
-#: Set by the exit hook: no call into llama.cpp starts after it.
-_CLOSING = threading.Event()
-_NATIVE = threading.Condition()
-_native_calls = 0
-
-
-class ShuttingDown(RuntimeError):
-    """The process is exiting: no more work goes into llama.cpp."""
-
-
-@contextmanager
-def native_call() -> Iterator[None]:
-    """Mark a stretch of calls into llama.cpp, so the exit hook can wait for it to end.
-
-    Raises :class:`ShuttingDown` once the process has begun to exit. Hold it
-    only while calling in, never across a ``yield`` to a caller: a stream a
-    caller stopped pumping would keep the exit waiting.
-
-    >>> with native_call():
-    ...     pass
-    """
-    global _native_calls
-    with _NATIVE:
-        if _CLOSING.is_set():
-            raise ShuttingDown("the server is shutting down")
-        _native_calls += 1
-    try:
-        yield
-    finally:
-        with _NATIVE:
-            _native_calls -= 1
-            _NATIVE.notify_all()
-
-
 def load_llama(name: str, slot: str = "chat") -> tuple[Any, threading.Lock]:
     """The shared ``llama_cpp.Llama`` for local model ``name`` and its lock.
 
@@ -76,7 +42,7 @@ def load_llama(name: str, slot: str = "chat") -> tuple[Any, threading.Lock]:
     """
     key = name if slot == "chat" else f"{name}#{slot}"
     with _LOAD_LOCK:
-        if _CLOSING.is_set():
+        if native_calls.closing():
             raise ShuttingDown("the server is shutting down")
         if key not in _LOADED:
             from llama_cpp import Llama
@@ -138,10 +104,8 @@ def _free_models() -> None:
     that lock so nothing runs on freed memory. A model whose lock a suspended
     stream still holds is left to the operating system.
     """
-    _CLOSING.set()
     deadline = time.monotonic() + EXIT_WAIT_SECONDS
-    with _NATIVE:
-        _NATIVE.wait_for(lambda: _native_calls == 0, timeout=EXIT_WAIT_SECONDS)
+    native_calls.close(EXIT_WAIT_SECONDS)
     with _LOAD_LOCK:
         for key, llm in _LOADED.items():
             if _RUN_LOCKS[key].acquire(timeout=max(deadline - time.monotonic(), 0.1)):

@@ -27,7 +27,7 @@ import os
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from config import SETTINGS
+from core.native_calls import native_call
 
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
 #: Pooled views of each window, concatenated: mean of the last layer, and
@@ -165,16 +166,26 @@ class Encoder:
         from scorers.bert_head.packing import token_states
 
         cls_id, sep_id = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
-        pieces = [(index, w) for index, text in enumerate(texts) for w in self._windows(text)]
+        with native_call():
+            pieces = [(i, w) for i, text in enumerate(texts) for w in self._windows(text)]
         seqs = [[cls_id, *window, sep_id] for _, window in pieces]
         sums: list[np.ndarray] = [np.zeros(self.dim, dtype=np.float64) for _ in texts]
         totals = [0] * len(texts)
         pad_id = self.tokenizer.pad_token_id or 0
-        for piece, vecs in token_states(self.model, seqs, pad_id, self.layout, batch_size):
+        states = token_states(self.model, seqs, pad_id, self.layout, batch_size)
+        while (state := _next_state(states)) is not None:  # each pass inside the exit's gate
+            piece, vecs = state
             index, window = pieces[piece]
             sums[index] += len(window) * vecs.mean(0)  # the window's mean over all its tokens
             totals[index] += len(window)
         return [(s / max(t, 1)).astype(np.float32) for s, t in zip(sums, totals, strict=True)]
+
+
+def _next_state(states: Iterator[tuple[int, np.ndarray]]) -> tuple[int, np.ndarray] | None:
+    """The next ``(index, token vectors)`` of ``states``, computed inside :func:`native_call`
+    (the process's exit waits for it and no pass starts after); None at the end."""
+    with native_call():
+        return next(states, None)
 
 
 def quantized(model: Any, kind: str = "int8") -> Any:

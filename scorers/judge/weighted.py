@@ -128,7 +128,8 @@ class WeightedJudge(PromptedJudge, Scorer):
         return self.answers.through(key, lambda: self._read_score(messages), lambda s: s.ok)
 
     def _read_score(self, messages: list[dict[str, str]]) -> Score:
-        from responders.local_llama import ShuttingDown, load_llama, native_call
+        from core.native_calls import ShuttingDown, native_call
+        from responders.local_llama import load_llama
 
         try:
             llm, lock = load_llama(self.model, "judge")
