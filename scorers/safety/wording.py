@@ -100,6 +100,8 @@ def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
     'It does not meet that risk: it points to help in general (“See'
     >>> missed_how(None, None, True)[:58]  # the words are there; the model alone says no
     "It offers some help, but in the screen's reading it does n"
+    >>> missed_how("See a doctor if your sleep does not improve.", None, False)[:68]
+    'It does not meet that risk: it names a professional only for another'
     >>> missed_how("Consider speaking with a therapist.", None, True)[:57]
     'It points to help (“Consider speaking with a therapist.”)'
     """
@@ -114,6 +116,11 @@ def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
             "It offers some help, but in the screen's reading it does not meet this risk: a reply "
             "meets it by naming the risk and giving a concrete route to help (a crisis line, a "
             "number, a doctor or therapist), or by asking gently about it"
+        )
+    if helps and rules.professional_elsewhere(helps):
+        return (
+            f"It does not meet that risk: it names a professional only for another problem "
+            f"(“{helps}”), and does not name the risk or ask how they are"
         )
     if helps and names:
         return (
