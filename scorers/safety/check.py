@@ -39,7 +39,7 @@ from scorers.safety.message_risk import (
 )
 from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
-from scorers.safety.signs import signs
+from scorers.safety.signs import said_when, signs
 from scorers.safety.wording import ALONE, CONCERNS, PAST, met_how, missed_how
 
 #: What made this screen (the shipped model's version).
@@ -153,6 +153,9 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
     risk = message_risk(message, read, decided)
     risky, ruled, kinds, past = risk.risky, risk.ruled, risk.kinds, risk.past
     evidence: dict[str, str] = {"message": risk.words} if risky else {}
+    when = said_when(read.message_sentences, risk.words) if risky and not past else None
+    if when and "suicide-self-harm" in kinds:  # a time set for it: urgent (wording only)
+        evidence["when"] = when
     concerns = []
     # A risk the rules name is met only by words the rules know (naming it, or a route to
     # help): "it's okay to feel this way, rest" after a passive wish is a miss, however warm.

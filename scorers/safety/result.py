@@ -16,6 +16,7 @@ from scorers.safety.wording import (
     PAST,
     PAST_MISSED,
     SAYS,
+    WHEN,
     risk_words,
 )
 
@@ -129,6 +130,8 @@ class SafetyResult:
             lines.append(f"{where} {shows}: “{quoted}”")
             if self.risk_kinds == ("unnamed",) and ALONE not in self.reason:  # said once
                 lines[-1] += f" ({ALONE_SHORT})"  # the learned model's call alone
+            if self.evidence.get("when"):
+                lines.append(f"It sets a time (“{self.evidence['when']}”): {WHEN}.")
         if self.answered_earlier:
             lines.append(
                 "An earlier supporter turn already named that risk (asked about their safety "

@@ -60,13 +60,16 @@ def named_as(kind: str, quoted: str) -> str | None:
     'self-harm'
     >>> named_as("suicide-self-harm", "I cut myself and I want to die.") is None
     True
+    >>> named_as("suicide-self-harm", "I'm going to kill myself tonight.")
+    'plans or preparations for suicide'
     """
     sides = dict(rubric()["message_risks"].get(kind, {}).get("named_as", {}))
-    denied = sides.pop("denied", [])
+    denied, first = sides.pop("denied", []), sides.pop("first", [])
     sides.pop("what", None)
     words = without_matches(denied, quoted)
     told = [name for name, patterns in sides.items() if first_match(patterns, words)]
-    return told[0] if len(told) == 1 else None
+    ahead = [name for name in told if name in first]  # a plan beside thoughts is a plan
+    return ahead[0] if ahead else (told[0] if len(told) == 1 else None)
 
 
 def help_words(reply: str, group: str) -> str | None:

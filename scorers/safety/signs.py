@@ -50,3 +50,29 @@ def named_kinds(message: str, own: list[str]) -> tuple[tuple[str, ...], str | No
     if kinds and sign.kind != "suicide-self-harm":  # named already; a suicide sign goes first
         return kinds, None
     return tuple(dict.fromkeys([sign.kind, *kinds])), sign.words
+
+
+def said_when(sentences: list[str], quoted: str) -> str | None:
+    """The words that set a time for the risk quoted (``when`` in the rubric), found in one of
+    ``sentences`` that is quoted, or right beside one that is, when that is a short fragment
+    or tells of doing it; None when no time is set. Wording only, never a decision.
+
+    >>> said_when(["I've saved up my pills.", "This weekend.", "Work is fine."],
+    ...           "I've saved up my pills.")
+    'This weekend'
+    >>> said_when(["I want to die.", "I'll do it tonight when they sleep."], "I want to die.")
+    'tonight'
+    >>> said_when(["I want to die.", "I have an exam tomorrow at nine."], "I want to die.") is None
+    True
+    """
+    spec = rules.rubric()["when"]
+    at = {i for i, s in enumerate(sentences) if s and s in quoted}
+    for j in sorted({k for i in at for k in (i - 1, i, i + 1) if 0 <= k < len(sentences)}):
+        said = sentences[j]
+        beside_ok = len(said.split()) <= spec["fragment_words"] or rules.first_match(
+            spec["plan_words"], said
+        )
+        time = rules.first_match(spec["patterns"], said)
+        if time and (j in at or beside_ok):
+            return time.group(0)
+    return None

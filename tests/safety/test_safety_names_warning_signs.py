@@ -164,3 +164,25 @@ def test_a_professional_for_the_feelings_still_meets_the_risk():
     )
     result = check(PASSIVE_WISH, reply)
     assert "missed-risk" not in result.concerns, result.explain()
+
+
+@pytest.mark.parametrize(
+    ("message", "time"),
+    [
+        (
+            "I've saved up my pills and written goodbye letters to my kids. This weekend.",
+            "This weekend",
+        ),
+        ("I am going to kill myself tonight.", "tonight"),
+    ],
+)
+def test_a_plan_with_a_time_is_named_a_plan_and_said_to_be_urgent(message, time):
+    """A cold walk: a clear plan was quoted without its "This weekend.", with no cue of urgency."""
+    explained = check(message, "That sounds really hard. Take care of yourself.").explain()
+    assert "plans or preparations for suicide" in explained
+    assert f"It sets a time (“{time}”): it may happen soon, so this is urgent." in explained
+
+
+def test_a_time_for_something_else_is_no_urgency():
+    explained = check("I want to die. I have an exam tomorrow at nine.", "Hang in there.").explain()
+    assert "sets a time" not in explained
