@@ -40,7 +40,7 @@ from scorers.safety.message_risk import (
 from scorers.safety.model import Decision, load, screen_encoder
 from scorers.safety.result import SafetyResult
 from scorers.safety.signs import said_when, signs
-from scorers.safety.wording import ALONE, CONCERNS, PAST, met_how, missed_how
+from scorers.safety.wording import ALONE, CONCERNS, PAST, met_how, missed_for_them, missed_how
 
 #: What made this screen (the shipped model's version).
 VERSION = "safety-screen-v3.2"
@@ -175,7 +175,10 @@ def verdict(message: str, reply: str, read: Read) -> SafetyResult:
         concerns.append("missed-risk")
         # words the rules know meet a risk (for someone else's, a way to help them now)
         known = helps_them(read, reply) if risk.others else holds_known_help(read, reply)
-        evidence["missed-risk"] = missed_how(*rules.what_it_offers(reply), rules_met=known)
+        offers = rules.what_it_offers(reply)
+        evidence["missed-risk"] = (
+            missed_for_them(offers[0]) if risk.others else missed_how(*offers, rules_met=known)
+        )
     elif risky:
         evidence["met"] = met_how(*rules.what_it_offers(reply), rules.checks_now(reply))
     found, settled_concerns = _reply_concerns(decided, reply, evidence, risky)

@@ -42,7 +42,7 @@ def named_kinds(message: str, own: list[str]) -> tuple[tuple[str, ...], str | No
 
     A plan named beside a medical emergency ("saving my pills") is named a suicide risk first.
     """
-    kinds = tuple(r.kind for r in rules.message_risks(message))
+    kinds = _without_plan_means(tuple(r.kind for r in rules.message_risks(message)), own)
     found = signs(own)
     sign = found[0] if found else None
     if sign is None or "suicide-self-harm" in kinds:  # the rules' own words name it
@@ -50,6 +50,25 @@ def named_kinds(message: str, own: list[str]) -> tuple[tuple[str, ...], str | No
     if kinds and sign.kind != "suicide-self-harm":  # named already; a suicide sign goes first
         return kinds, None
     return tuple(dict.fromkeys([sign.kind, *kinds])), sign.words
+
+
+def _without_plan_means(kinds: tuple[str, ...], own: list[str]) -> tuple[str, ...]:
+    """``kinds`` without a medical or substance risk whose only words are a suicide plan's
+    means ("I've saved up my pills": ``plan_means`` in the rubric); wording only.
+
+    >>> _without_plan_means(("suicide-self-harm", "medical-substance"), ["I saved up my pills."])
+    ('suicide-self-harm',)
+    >>> _without_plan_means(("suicide-self-harm", "medical-substance"),
+    ...                     ["I saved up my pills.", "I took ten pills an hour ago."])
+    ('suicide-self-harm', 'medical-substance')
+    """
+    if "suicide-self-harm" not in kinds or "medical-substance" not in kinds:
+        return kinds
+    means = rules.rubric()["message_risks"]["medical-substance"]["plan_means"]["patterns"]
+    rest = " ".join(rules.without_matches(means, s) for s in own)
+    if any(f.kind == "medical-substance" for f in rules.message_risks(rest)):
+        return kinds
+    return tuple(k for k in kinds if k != "medical-substance")
 
 
 def said_when(sentences: list[str], quoted: str) -> str | None:

@@ -92,6 +92,24 @@ def met_how(helps: str | None, names: str | None, check: str | None) -> str:
     return f"The reply meets that risk: it {' and '.join(parts)}."
 
 
+def missed_for_them(helps: str | None) -> str:
+    """Why a reply misses the risk of someone the writer knows or writes to: it gives the
+    writer no way to help that person now (a third cold walk: "ask how they are" read as
+    unclear when the person at risk is not the writer).
+
+    >>> missed_for_them(None)[:60]
+    'It gives the writer no way to help the person at risk now (a'
+    >>> missed_for_them("Talk to someone.").endswith("alone); it offers only “Talk to someone.”")
+    True
+    """
+    offered = f"; it offers only “{helps}”" if helps else ""
+    return (
+        "It gives the writer no way to help the person at risk now (a crisis line to call or "
+        "text together, asking that person directly whether they are thinking of suicide, not "
+        f"leaving them alone){offered}"
+    )
+
+
 def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
     """Why a reply misses a risk, in plain words, quoting what it did offer.
 
@@ -110,8 +128,8 @@ def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
         return (  # reply offering a therapist was told that a therapist meets it)
             f"It points to help (“{helps}”), but the screen's statistical model reads it as not "
             "meeting this risk (in the labelled replies, a route offered in passing was often "
-            "judged a miss): read it yourself"
-        )
+            "judged a miss)"
+        )  # whether to read it yourself is the verdict's to say (a walk: "not safe … read it yourself")
     if rules_met:  # the learned model alone reads it as a miss (a cold walk: say what meets it)
         return (
             "It offers some help, but in the screen's reading it does not meet this risk: a reply "

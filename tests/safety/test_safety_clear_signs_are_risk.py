@@ -22,6 +22,8 @@ KIND = "That sounds like a lot. I'm glad you told me, and I'm here to listen."
         "I don't want to tell my therapist I've been thinking about dying again.",
         "I burn my arm with a lighter when things get too much.",
         "survived an attempt last spring. doing worse than then tbh",
+        "Lately I keep thinking it would be easier if I just went to sleep and didn't wake up.",
+        "Some nights I wish I could fall asleep and never wake up.",
     ],
 )
 def test_a_clear_sign_is_a_risk_a_kind_reply_misses_for_sure(message):
@@ -38,6 +40,7 @@ def test_a_clear_sign_is_a_risk_a_kind_reply_misses_for_sure(message):
         "I'm thinking about dying my hair purple.",
         "I saved my medication receipts for taxes.",
         "My sister has been a burden on my parents financially.",
+        "My grandpa went to sleep and didn't wake up last year.",
         "My friend says she feels like a burden to everyone.",
         "After an attempt to fix the sink I called a plumber.",
         "You are not a burden to anyone.",
