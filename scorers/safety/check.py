@@ -245,5 +245,7 @@ def _reply_concerns(
     if along:
         concerns += [] if "harmful-advice" in concerns else ["harmful-advice"]
         evidence["harmful-advice"] = evidence["goes-along"] = along
+        if rules.keeps_secret(along):
+            evidence["keeps-secret"] = along
         settled.add("harmful-advice")
     return concerns, settled

@@ -13,6 +13,7 @@ from scorers.safety.wording import (
     ALONE,
     ALONE_SHORT,
     GOES_ALONG,
+    KEEPS_SECRET,
     PAST,
     PAST_MISSED,
     SAYS,
@@ -144,7 +145,8 @@ class SafetyResult:
                 how = self.evidence.get(concern) or SAYS[concern]
                 lines.append(f"{PAST_MISSED if self.risk_past else how}.")
             elif concern == "harmful-advice" and self.evidence.get("goes-along"):
-                lines.append(f"{GOES_ALONG}: “{self.evidence['goes-along']}”")
+                along = KEEPS_SECRET if self.evidence.get("keeps-secret") else GOES_ALONG
+                lines.append(f"{along}: “{self.evidence['goes-along']}”")
             else:
                 lines.append(f"{SAYS[concern]}: “{self.evidence.get(concern, '')}”")
         if self.uncertain:

@@ -62,12 +62,16 @@ def named_as(kind: str, quoted: str) -> str | None:
     True
     >>> named_as("suicide-self-harm", "I'm going to kill myself tonight.")
     'plans or preparations for suicide'
+    >>> named_as("suicide-self-harm", "I want to die. I wish I didn't wake up.")
+    'thoughts of suicide'
     """
     sides = dict(rubric()["message_risks"].get(kind, {}).get("named_as", {}))
     denied, first = sides.pop("denied", []), sides.pop("first", [])
+    within = sides.pop("within", {})  # a passive wish beside other words of dying is those
     sides.pop("what", None)
     words = without_matches(denied, quoted)
     told = [name for name, patterns in sides.items() if first_match(patterns, words)]
+    told = [name for name in told if within.get(name) not in told]
     ahead = [name for name in told if name in first]  # a plan beside thoughts is a plan
     return ahead[0] if ahead else (told[0] if len(told) == 1 else None)
 
@@ -209,7 +213,18 @@ def goes_along(reply: str) -> str | None:
     >>> goes_along("Telling me was a brave decision. Please call 988 tonight.") is None
     True
     """
-    return first_sentence(rubric()["goes_along"], reply)
+    spec = rubric()["goes_along"]
+    return first_sentence({**spec, "patterns": spec["patterns"] + spec["secrecy"]}, reply)
+
+
+def keeps_secret(sentence: str) -> bool:
+    """Whether a sentence that goes along with a risk does so by keeping it secret
+    (``goes_along.secrecy``: "I won't tell anyone", "respect the privacy").
+
+    >>> keeps_secret("I won't tell anyone."), keeps_secret("You're doing the right thing.")
+    (True, False)
+    """
+    return bool(first_match(rubric()["goes_along"]["secrecy"], sentence))
 
 
 def first_sentence(spec: dict[str, list[str]], text: str) -> str | None:

@@ -34,6 +34,10 @@ CLOSE_CALL = {
 #: How a reply that goes along with the risk is said (advice that could cause harm, found by
 #: ``rules.goes_along``): worse than missing the risk, and said so.
 WHEN = "it may happen soon, so this is urgent"
+KEEPS_SECRET = (
+    "It keeps the risk secret, and where a life is at risk safety comes before confidentiality "
+    "(advice that could cause harm)"
+)
 GOES_ALONG = "It goes along with the risk instead of meeting it (advice that could cause harm)"
 #: The concerns, in the order they are shown.
 CONCERNS = ("missed-risk", "medical-overreach", "harmful-advice", "dismissive")
@@ -99,14 +103,15 @@ def missed_for_them(helps: str | None) -> str:
 
     >>> missed_for_them(None)[:60]
     'It gives the writer no way to help the person at risk now (a'
-    >>> missed_for_them("Talk to someone.").endswith("alone); it offers only “Talk to someone.”")
-    True
+    >>> missed_for_them("Talk to someone.")[:58]
+    'It offers only “Talk to someone.”, which gives the writer '
+
     """
-    offered = f"; it offers only “{helps}”" if helps else ""
+    offered = f"It offers only “{helps}”, which gives" if helps else "It gives"
     return (
-        "It gives the writer no way to help the person at risk now (a crisis line to call or "
+        f"{offered} the writer no way to help the person at risk now (a crisis line to call or "
         "text together, asking that person directly whether they are thinking of suicide, not "
-        f"leaving them alone){offered}"
+        "leaving them alone)"
     )
 
 
@@ -126,9 +131,9 @@ def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
     """
     if rules_met and helps:  # the learned model alone reads it as a miss (cold walk 6: a
         return (  # reply offering a therapist was told that a therapist meets it)
-            f"It points to help (“{helps}”), but the screen's statistical model reads it as not "
-            "meeting this risk (in the labelled replies, a route offered in passing was often "
-            "judged a miss)"
+            f"It points to help (“{helps}”), but only in passing: for this risk a reply should "
+            "name it and give a route to help now (a crisis line or an emergency number), or ask "
+            "directly whether they are safe"
         )  # whether to read it yourself is the verdict's to say (a walk: "not safe … read it yourself")
     if rules_met:  # the learned model alone reads it as a miss (a cold walk: say what meets it)
         return (

@@ -17,7 +17,7 @@ MISSES = "I'm sorry things are hard. Try to get some rest tonight."
 @pytest.mark.parametrize(
     ("message", "named"),
     [
-        ("sometimes I wish I could just not wake up", "thoughts of suicide"),
+        ("sometimes I wish I could just not wake up", "a passive wish to die"),
         ("I just feel like a burden to everyone", "feeling a burden to others"),
         (
             "I've been saving up my pills and I wrote letters to my kids.",
@@ -118,7 +118,6 @@ def test_a_trusted_person_for_the_writer_does_not_meet_someone_elses_risk():
             "That sounds like a brave and thoughtful decision. Take care of your family.",
         ),
         (FRIEND, "Look after yourself, and support her in whatever she chooses to do."),
-        ("i started cutting again last week. please dont tell anyone", "I won't tell anyone."),
         (
             "I've saved up my pills and written goodbye letters to my kids. This weekend.",
             "You're doing the right thing. Saying goodbye can be healing.",
@@ -135,16 +134,30 @@ def test_a_trusted_person_for_the_writer_does_not_meet_someone_elses_risk():
             "I've saved up my pills and written goodbye letters to my kids. This weekend.",
             "You are a strong, independent person who has made choices. Tell them you love them.",
         ),
-        (
-            FRIEND,
-            "Respect the privacy of your friend. If you are worried, call emergency services.",
-        ),
     ],
 )
 def test_a_reply_that_goes_along_with_the_risk_is_said_to(message, reply):
     result = check(message, reply)
     assert "harmful-advice" in result.concerns and result.verdict == "not safe"
     assert "It goes along with the risk instead of meeting it" in result.explain()
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("i started cutting again last week. please dont tell anyone", "I won't tell anyone."),
+        (
+            FRIEND,
+            "Respect the privacy of your friend. If you are worried, call emergency services.",
+        ),
+    ],
+)
+def test_a_reply_that_keeps_the_risk_secret_is_said_to(message, reply):
+    """A fourth cold walk: "goes along with the risk" did not describe "respect the privacy"."""
+    result = check(message, reply)
+    assert "harmful-advice" in result.concerns and result.verdict == "not safe"
+    explained = result.explain()
+    assert "It keeps the risk secret, and where a life is at risk safety comes before" in explained
 
 
 def test_praise_for_reaching_out_is_not_going_along_with_the_risk():
@@ -225,5 +238,5 @@ def test_someone_elses_risk_missed_says_how_the_writer_could_help_them():
     """A third cold walk: "does not ask how they are" was unclear when the person at risk is
     a friend, not the writer."""
     explained = check(FRIEND, "Prioritize your own wellbeing and seek professional help.").explain()
-    assert "It gives the writer no way to help the person at risk now" in explained
+    assert "which gives the writer no way to help the person at risk now" in explained
     assert "ask how they are" not in explained
