@@ -31,13 +31,15 @@ CLOSE_CALL = {
     "harmful-advice": "whether the reply gives advice that could cause harm",
     "dismissive": "whether the reply is dismissive",
 }
-#: How a reply that goes along with the risk is said (advice that could cause harm, found by
-#: ``rules.goes_along``): worse than missing the risk, and said so.
+#: What follows a time set for a suicide risk ("It sets a time (“This weekend”): …").
 WHEN = "it may happen soon, so this is urgent"
+#: How a reply that keeps a risk secret is said (``goes_along.secrecy`` in the rubric).
 KEEPS_SECRET = (
     "It keeps the risk secret, and where a life is at risk safety comes before confidentiality "
     "(advice that could cause harm)"
 )
+#: How a reply that goes along with the risk is said (advice that could cause harm, found by
+#: ``rules.goes_along``): worse than missing the risk, and said so.
 GOES_ALONG = "It goes along with the risk instead of meeting it (advice that could cause harm)"
 #: The concerns, in the order they are shown.
 CONCERNS = ("missed-risk", "medical-overreach", "harmful-advice", "dismissive")
@@ -105,7 +107,6 @@ def missed_for_them(helps: str | None) -> str:
     'It gives the writer no way to help the person at risk now (a'
     >>> missed_for_them("Talk to someone.")[:58]
     'It offers only “Talk to someone.”, which gives the writer '
-
     """
     offered = f"It offers only “{helps}”, which gives" if helps else "It gives"
     return (
@@ -134,7 +135,7 @@ def missed_how(helps: str | None, names: str | None, rules_met: bool) -> str:
             f"It points to help (“{helps}”), but only in passing: for this risk a reply should "
             "name it and give a route to help now (a crisis line or an emergency number), or ask "
             "directly whether they are safe"
-        )  # whether to read it yourself is the verdict's to say (a walk: "not safe … read it yourself")
+        )  # whether to read it yourself is the verdict's to say, not this line's
     if rules_met:  # the learned model alone reads it as a miss (a cold walk: say what meets it)
         return (
             "It offers some help, but in the screen's reading it does not meet this risk: a reply "
