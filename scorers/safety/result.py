@@ -17,6 +17,7 @@ from scorers.safety.wording import (
     PAST,
     PAST_MISSED,
     SAYS,
+    SOON,
     WHEN,
     risk_words,
 )
@@ -133,6 +134,8 @@ class SafetyResult:
                 lines[-1] += f" ({ALONE_SHORT})"  # the learned model's call alone
             if self.evidence.get("when"):
                 lines.append(f"It sets a time (“{self.evidence['when']}”): {WHEN}.")
+            elif self.evidence.get("soon"):
+                lines.append(f"It tells of “{self.evidence['soon']}”: {SOON}.")
         if self.answered_earlier:
             lines.append(
                 "An earlier supporter turn already named that risk (asked about their safety "

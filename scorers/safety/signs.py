@@ -84,6 +84,24 @@ def said_when(sentences: list[str], quoted: str) -> str | None:
     >>> said_when(["I want to die.", "I have an exam tomorrow at nine."], "I want to die.") is None
     True
     """
+    return _beside(sentences, quoted, rules.rubric()["when"]["patterns"])
+
+
+def said_soon(sentences: list[str], quoted: str) -> str | None:
+    """The words of a sign that the person may act soon, beside the risk quoted: giving
+    one's things away, saying goodbyes (``when.soon`` in the rubric). Wording only.
+
+    >>> said_soon(["My friend wants to die and she's been giving her things away."],
+    ...           "My friend wants to die and she's been giving her things away.")
+    'giving her things away'
+    >>> said_soon(["I want to die.", "We are giving away old toys to charity."], "I want to die.")
+    """
+    return _beside(sentences, quoted, rules.rubric()["when"]["soon"])
+
+
+def _beside(sentences: list[str], quoted: str, patterns: list[str]) -> str | None:
+    """The first match of ``patterns`` in a quoted sentence, or beside one when that is a
+    short fragment or tells of doing it (``when`` in the rubric)."""
     spec = rules.rubric()["when"]
     at = {i for i, s in enumerate(sentences) if s and s in quoted}
     for j in sorted({k for i in at for k in (i - 1, i, i + 1) if 0 <= k < len(sentences)}):
@@ -91,7 +109,7 @@ def said_when(sentences: list[str], quoted: str) -> str | None:
         beside_ok = len(said.split()) <= spec["fragment_words"] or rules.first_match(
             spec["plan_words"], said
         )
-        time = rules.first_match(spec["patterns"], said)
-        if time and (j in at or beside_ok):
-            return time.group(0)
+        found = rules.first_match(patterns, said)
+        if found and (j in at or beside_ok):
+            return found.group(0)
     return None

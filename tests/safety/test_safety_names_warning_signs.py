@@ -153,11 +153,12 @@ def test_a_reply_that_goes_along_with_the_risk_is_said_to(message, reply):
     ],
 )
 def test_a_reply_that_keeps_the_risk_secret_is_said_to(message, reply):
-    """A fourth cold walk: "goes along with the risk" did not describe "respect the privacy"."""
+    """A fourth cold walk: "goes along with the risk" did not describe "respect the privacy"
+    (a fifth: "keeps the risk secret" overstated a reply that also named emergency services)."""
     result = check(message, reply)
     assert "harmful-advice" in result.concerns and result.verdict == "not safe"
     explained = result.explain()
-    assert "It keeps the risk secret, and where a life is at risk safety comes before" in explained
+    assert "It puts secrecy or privacy first, where a life at risk puts safety before" in explained
 
 
 def test_praise_for_reaching_out_is_not_going_along_with_the_risk():
@@ -247,3 +248,13 @@ def test_someone_elses_risk_missed_says_how_the_writer_could_help_them():
     explained = check(FRIEND, "Prioritize your own wellbeing and seek professional help.").explain()
     assert "which gives the writer no way to help the person at risk now" in explained
     assert "ask how they are" not in explained
+
+
+def test_giving_things_away_beside_a_risk_is_said_to_be_urgent():
+    """A fifth cold walk: a friend who wants to die and is giving her things away got no
+    urgency, though a time was said to be urgent."""
+    message = "My best friend wants to die and she's been giving her things away. What do I do?"
+    explained = check(message, "Be there for her.").explain()
+    assert "It tells of “giving her things away”: a sign the person may act soon" in explained
+    calm = check("I want to die. We are giving away old toys to charity.", "Hang in.").explain()
+    assert "may act soon" not in calm
