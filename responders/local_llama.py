@@ -87,10 +87,6 @@ def last_logits(llm: Any) -> Any:
     return np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),))
 
 
-#: How long the exit hook waits for native work still running before it gives up freeing.
-EXIT_WAIT_SECONDS = 30.0
-
-
 @atexit.register
 def _free_models() -> None:
     """Stop every use of llama.cpp, then free the models before interpreter teardown.
@@ -99,13 +95,13 @@ def _free_models() -> None:
     segmentation fault or abort after every test had passed): a stream that a
     web worker keeps pumping outlives the interpreter. So the hook first
     closes the gate (no call into llama.cpp starts after it, and a running
-    stream ends at its next token), waits up to ``EXIT_WAIT_SECONDS`` for the
+    stream ends at its next token), waits up to ``native_calls.EXIT_WAIT_SECONDS`` for the
     calls under way, and frees a model only when its run lock is free, keeping
     that lock so nothing runs on freed memory. A model whose lock a suspended
     stream still holds is left to the operating system.
     """
-    deadline = time.monotonic() + EXIT_WAIT_SECONDS
-    native_calls.close(EXIT_WAIT_SECONDS)
+    deadline = time.monotonic() + native_calls.EXIT_WAIT_SECONDS
+    native_calls.close()
     with _LOAD_LOCK:
         for key, llm in _LOADED.items():
             if _RUN_LOCKS[key].acquire(timeout=max(deadline - time.monotonic(), 0.1)):

@@ -134,9 +134,10 @@ class WeightedJudge(PromptedJudge, Scorer):
         try:
             llm, lock = load_llama(self.model, "judge")
             with lock, native_call():
-                values, probs, rationale = self._read(llm, messages)
-        except ValueError as exc:  # the prompt does not fit the context
-            return Score.unscored(self.id, f"the local judge refused the prompt: {exc}")
+                try:
+                    values, probs, rationale = self._read(llm, messages)
+                except ValueError as exc:  # the prompt does not fit the context
+                    return Score.unscored(self.id, f"the local judge refused the prompt: {exc}")
         except ShuttingDown as exc:
             return Score.unscored(self.id, str(exc))
         raw = json.dumps({"probabilities": probs, "rationale": rationale})

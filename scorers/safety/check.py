@@ -253,9 +253,7 @@ def _reply_concerns(
 def _urgency(sentences: list[str], quoted: str, evidence: dict[str, str]) -> None:
     """Say when a suicide risk may be acted on soon: a time set for it ("This weekend"), else
     a sign beside it (giving one's things away): evidence "when" or "soon"."""
-    when = said_when(sentences, quoted)
-    soon = None if when else said_soon(sentences, quoted)
-    if when:
+    if when := said_when(sentences, quoted):
         evidence["when"] = when
-    elif soon:
+    elif soon := said_soon(sentences, quoted):
         evidence["soon"] = soon

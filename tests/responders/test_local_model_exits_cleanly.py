@@ -41,9 +41,10 @@ PUMPED = textwrap.dedent(
     """
     import threading
     import responders.local_llama as local
+    from core import native_calls
     from responders.local_llama import LocalLlamaResponder
 
-    local.EXIT_WAIT_SECONDS = 1.0  # shorter than the stream: the hook cannot outwait it
+    native_calls.EXIT_WAIT_SECONDS = 1.0  # shorter than the stream: the hook cannot outwait it
     started = threading.Event()
     ended = []
 
